@@ -39,9 +39,9 @@ afterEach(async () => {
 // file's sale in flight for one stuck (test/integration/stuck-orders.test.ts runs the whole job).
 const lapse = () => runAs('release-reservations', () => lapseDueReservations(50_000));
 /**
- * The job's tests check out at clocks of their own (20 and 40 minutes on) and lapse 16 minutes after: whichever runs
- * first, the other's due minute is not behind the checkpoint its run left (the job starts after it or, the clock
- * being behind it, an hour back).
+ * The job's tests check out at clocks of their own (20, 40 and 60 minutes on) and lapse 16 minutes after, in that
+ * order: each run's due minute is not behind the checkpoint the one before left (the job starts after it; a clock behind
+ * it would start an hour back and sweep other files' live holds).
  *
  * A test that runs the job (its first run in a file may sweep an hour of minutes, 4 bounded Queries each) or waits
  * out the SDK's retries of an injected failure.
@@ -142,34 +142,6 @@ describe('an unpaid checkout that ends', () => {
     SLOW_TEST_TIMEOUT,
   );
 
-  it(
-    "its due entry stays at the hold's expiry through the checkout; the lapse then re-files it at the checkout's, and lapses it there",
-    async () => {
-      const start = Date.now() + 60 * 60_000;
-      const { customer, reservationId, orderId } = await atTime(start, () => checkedOut());
-      const checked = (await getReservation(reservationId))!;
-      // The hold's entry, where the hold filed it: the checkout wrote none (its 4 units are the few unpaid ones').
-      expect(checked.dueAt! < checked.expiresAt).toBe(true);
-      const heldEntry = dueKey(checked);
-      expect(await storedItem(heldEntry)).toBeDefined();
-
-      // Past the hold's expiry, before the checkout's: kept, its entry moved to the checkout's expiry.
-      await atTime(Date.parse(checked.dueAt!) + 60_000, lapse);
-      const kept = (await getReservation(reservationId))!;
-      expect(kept).toMatchObject({ status: 'checked_out', dueAt: checked.expiresAt, expiresAt: checked.expiresAt });
-      expect(await storedItem(heldEntry)).toBeUndefined();
-      expect(await storedItem(dueKey(kept))).toMatchObject({ reservationId });
-      expect((await getOrder(orderId))!.status).toBe('awaiting_payment');
-
-      // Past the checkout's: lapsed, its entry gone.
-      await atTime(Date.parse(checked.expiresAt) + 60_000, lapse);
-      expect(await reservationOf(customer.token, reservationId)).toBe('lapsed');
-      expect(await storedItem(dueKey(kept))).toBeUndefined();
-      expect((await getOrder(orderId))!.status).toBe('expired');
-    },
-    SLOW_TEST_TIMEOUT,
-  );
-
   it('released by the buyer: the order expires, recorded as theirs, its PaymentIntent cancelled', async () => {
     const { event, typeId, customer, reservationId, orderId, intent } = await checkedOut();
     const released = await call('DELETE', `${RESERVATIONS}/${reservationId}`, { token: customer.token });
@@ -222,6 +194,34 @@ describe('an unpaid checkout that ends', () => {
       expect((await getOrder(orderId))!).toMatchObject({ status: 'active', ticketIds: [expect.any(Number)] });
       expect(await reservationOf(customer.token, reservationId)).toBe('paid');
       expect(await stockOf(typeId)).toEqual({ held: 0, sold: 1 });
+    },
+    SLOW_TEST_TIMEOUT,
+  );
+
+  it(
+    "its due entry stays at the hold's expiry through the checkout; the lapse then re-files it at the checkout's, and lapses it there",
+    async () => {
+      const start = Date.now() + 60 * 60_000;
+      const { customer, reservationId, orderId } = await atTime(start, () => checkedOut());
+      const checked = (await getReservation(reservationId))!;
+      // The hold's entry, where the hold filed it: the checkout wrote none (its 4 units are the few unpaid ones').
+      expect(checked.dueAt! < checked.expiresAt).toBe(true);
+      const heldEntry = dueKey(checked);
+      expect(await storedItem(heldEntry)).toBeDefined();
+
+      // Past the hold's expiry, before the checkout's: kept, its entry moved to the checkout's expiry.
+      await atTime(Date.parse(checked.dueAt!) + 60_000, lapse);
+      const kept = (await getReservation(reservationId))!;
+      expect(kept).toMatchObject({ status: 'checked_out', dueAt: checked.expiresAt, expiresAt: checked.expiresAt });
+      expect(await storedItem(heldEntry)).toBeUndefined();
+      expect(await storedItem(dueKey(kept))).toMatchObject({ reservationId });
+      expect((await getOrder(orderId))!.status).toBe('awaiting_payment');
+
+      // Past the checkout's: lapsed, its entry gone.
+      await atTime(Date.parse(checked.expiresAt) + 60_000, lapse);
+      expect(await reservationOf(customer.token, reservationId)).toBe('lapsed');
+      expect(await storedItem(dueKey(kept))).toBeUndefined();
+      expect((await getOrder(orderId))!.status).toBe('expired');
     },
     SLOW_TEST_TIMEOUT,
   );
