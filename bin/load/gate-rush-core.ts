@@ -16,6 +16,8 @@ import { eventListing } from '#shared/lists/event-listing';
 import { createTicket } from '#shared/tickets/use-cases/create-ticket';
 import type { Permission } from '#shared/auth/permissions';
 import { API_PREFIX } from '#shared/api-prefix';
+import { catchUpTickets } from '#shared/webhooks/use-cases/jobs';
+import { runAs } from '../local/invoke.ts';
 
 export interface GateRushOptions {
   /** Clients admitting distinct tickets, each with its own administrator and token. */
@@ -101,6 +103,7 @@ export async function prepareGateRush(options: GateRushOptions, progress = log):
     }
   };
   await Promise.all(Array.from({ length: 20 }, creator));
+  await listsCaughtUp(ids);
   const passwordHash = await hashPassword('gate-rush-unused-password');
   const tokenFor = async (name: string, permissions: Permission[]) => {
     const admin = await createAdministrator({
@@ -130,6 +133,30 @@ export async function prepareGateRush(options: GateRushOptions, progress = log):
   const pool = rest.slice(0, options.tickets);
   const offlinePool = rest.slice(options.tickets);
   return { eventId: event.id, pool, rescanTicket: rescanTicket!, scannerTokens, readerToken, offlinePool };
+}
+
+/** Tickets one catch-up run takes (one consistent BatchGetItem of their records), and runs at once. */
+const CATCH_UP_BATCH = 100;
+const CATCH_UP_WIDTH = 4;
+
+/**
+ * The new tickets' list entries and positions (the devices' admission lists among them), as the table stream's
+ * consumer of ticket changes writes them after each creation (shared/lists/README.md "What the stream's consumer
+ * writes"): the consumers start after the preparation, reading the stream from its latest record, so they never see
+ * these creations; the preparation hands the tickets to the consumer's own step instead, as the function runs it.
+ */
+async function listsCaughtUp(ids: readonly number[]): Promise<void> {
+  const batches: number[][] = [];
+  for (let start = 0; start < ids.length; start += CATCH_UP_BATCH)
+    batches.push(ids.slice(start, start + CATCH_UP_BATCH));
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const batch = batches[next++]!;
+      await runAs('ticket-changes', () => catchUpTickets(batch));
+    }
+  };
+  await Promise.all(Array.from({ length: CATCH_UP_WIDTH }, worker));
 }
 
 /** Counts TransactWriteItems and how they were cancelled, on the handlers' DynamoDB client, until `stop()`. */

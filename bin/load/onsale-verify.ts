@@ -1,6 +1,7 @@
 import type { RushResult } from './onsale-outcomes.ts';
 import { dataOf, send } from './onsale-http.ts';
 import type { OnSaleTarget, PreparedOnSale } from './onsale-setup.ts';
+import { listedTickets, walk } from './onsale-lists.ts';
 
 /**
  * What an on-sale rush (onsale-core.ts) must leave true, read from the API's own answers (and the Stripe
@@ -46,25 +47,6 @@ export function checkAnswers(result: RushResult): string[] {
   return failures;
 }
 
-async function walk<T>(target: OnSaleTarget, token: string, path: string): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  for (let offset = 0; ; ) {
-    const page = await send({
-      method: 'GET',
-      url: `${target.apiUrl}${path}&_limit=100${cursor ? `&_cursor=${encodeURIComponent(cursor)}` : `&_offset=${offset}`}`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (page.status !== 200) throw new Error(`GET ${path}: ${page.status} ${JSON.stringify(page.body)}`);
-    const items = page.body?.data as T[];
-    out.push(...items);
-    const next = page.body?.next;
-    if (typeof next === 'string') cursor = next;
-    else if (items.length === 100 && !cursor) offset += 100;
-    else return out;
-  }
-}
-
 /**
  * Waits for the end state (the stand-in's deliveries settled, every hold lapsed: the lapse job runs every
  * 5 s under `npm start`), then checks it:
@@ -106,7 +88,7 @@ export async function verifyOnSale(
         url: `${target.apiUrl}/my-account/ticket-type/${prepared.eventId}`,
         headers: { authorization: `Bearer ${prepared.buyers[0]!.token}` },
       }),
-      walk<Order>(target, prepared.adminToken, `/orders?eventId=${prepared.eventId}`),
+      walk<Order>(target, prepared.adminToken, `/orders?eventId=${prepared.eventId}`).then(({ items }) => items),
     ]);
     const { ticketTypes: types } = dataOf<{ ticketTypes: { id: number; sold: number; total: number }[] }>(event);
     const available = new Map<number, number>(
@@ -126,7 +108,7 @@ export async function verifyOnSale(
   }
   const { types, available, orders } = end;
 
-  const tickets = await walk<Ticket>(target, prepared.adminToken, `/tickets?event=${prepared.eventId}`);
+  const tickets = await listedTickets<Ticket>(target, prepared, failures);
   const active = tickets.filter((ticket) => ACTIVE.has(ticket.processState) && !ticket.deleted);
   const ids = new Set(active.map((ticket) => ticket.id));
   const barcodes = new Set(active.map((ticket) => ticket.barcode));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { advanceClock, resetClock } from '#shared/clock';
+import { advanceClock, epochSeconds, resetClock } from '#shared/clock';
 import { logger } from '#shared/logger';
 import { ACCOUNT_RULE, CLIENT_RULE, PAIR_RULE, UNDER_ATTACK_ATTEMPTS } from '#shared/identity/use-cases/login-guard';
 import { FORGOT_PASSWORD_CLIENT_LIMIT, FORGOT_PASSWORD_LIMIT } from '#shared/identity/use-cases/password-reset-request';
@@ -70,6 +70,21 @@ describe('throttled legacy logins', () => {
     // The owner, on a network that has not failed, signs in.
     expect((await legacyLogin(admin.login, PASSWORD, newNetwork())).status).toBe(200);
     // 54 scrypt logins one after another: 8 s alone, past the 20 s default beside another deep file on 2 cores.
+  }, 90_000);
+
+  it(`counts an attack's failures across the turn of its fixed window: ${ACCOUNT_RULE.failures} split either side of it put the account under attack`, async () => {
+    const admin = await makeAdmin({ password: PASSWORD });
+    const half = ACCOUNT_RULE.failures / 2;
+    const networks = Array.from({ length: ACCOUNT_RULE.failures }, () => newNetwork());
+    for (const network of networks.slice(0, half))
+      expect((await legacyLogin(admin.login, 'botnet-guess', network)).status).toBe(401);
+    // To the start of the next fixed window: within 15 minutes of the first failures, in a window of their own.
+    advanceClock((ACCOUNT_RULE.windowSeconds - (epochSeconds() % ACCOUNT_RULE.windowSeconds)) * 1000);
+    for (const network of networks.slice(half))
+      expect((await legacyLogin(admin.login, 'botnet-guess', network)).status).toBe(401);
+    // Under attack: a network that failed since the turn has spent its one attempt; the owner's still signs in.
+    expect((await legacyLogin(admin.login, PASSWORD, networks.at(-1))).status).toBe(429);
+    expect((await legacyLogin(admin.login, PASSWORD, newNetwork())).status).toBe(200);
   }, 90_000);
 
   it('locks out for longer each time, and counts unknown logins like known ones', async () => {

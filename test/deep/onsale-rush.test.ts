@@ -7,10 +7,12 @@ import { type ApiServer, startApiServer } from '../../bin/local/server.ts';
 import { type OrderIssuer, startOrderIssuer } from '../../bin/local/order-issuer.ts';
 import { startReservationLapser } from '../../bin/local/reservation-lapser.ts';
 import { TEST_SEED } from '../support/seeded-random.ts';
+import { startWebhookWorkers, type WebhookWorkers } from '../support/webhooks.ts';
 
 // A table of its own, set before anything reads TABLE_NAME: the lapse job below runs on the real clock over every due
 // reservation, which must not reach the other files' reservations. With a stream (made by the global set-up): the paid
-// orders' tickets are issued behind the webhook by the stream's consumer, as `npm start` runs it.
+// orders' tickets are issued behind the webhook by the stream's consumer, and listed by the ticket changes' consumer,
+// as `npm start` runs them.
 const table = await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('onsale'));
 
 /**
@@ -35,11 +37,13 @@ describe('the on-sale rush, small', () => {
   let api: ApiServer;
   let lapser: { stop(): Promise<void> };
   let issuer: OrderIssuer;
+  let ticketChanges: WebhookWorkers;
   let target: OnSaleTarget;
   beforeAll(async () => {
     api = await startApiServer({ port: 0 });
     lapser = startReservationLapser(1_000);
     issuer = await startOrderIssuer({ tableName: table });
+    ticketChanges = await startWebhookWorkers();
     target = {
       apiUrl: `${api.url}/api/v2`,
       payments: {
@@ -53,6 +57,7 @@ describe('the on-sale rush, small', () => {
     closeAgents();
     await lapser?.stop();
     await issuer?.stop();
+    await ticketChanges?.stop();
     await api?.close();
   });
 

@@ -223,8 +223,8 @@ export async function forgetSubject({ rule, value }: Subject): Promise<void> {
 }
 
 /**
- * Failures of an account from every network in the current fixed window: one UpdateItem
- * ADD per failure (no condition: it only slows, it never refuses), one GetItem to read.
+ * Failures of an account from every network, counted per fixed window: one UpdateItem ADD per failure (no condition:
+ * it only slows, it never refuses).
  */
 export async function countAccountFailure(rule: ThrottleRule, account: string): Promise<void> {
   const t = epochSeconds();
@@ -243,16 +243,29 @@ export async function countAccountFailure(rule: ThrottleRule, account: string): 
   );
 }
 
+/** An account's failures in one fixed window, as countAccountFailure adds them. */
+const AccountFailuresItem = z.object({ failures: z.number() });
+
+/**
+ * The account's failures in this window and the one before (two GetItems at once): any `windowSeconds` of failures
+ * lie within those two, so failures spread across a window's turn still add up to the rule's limit (the current
+ * window's alone would restart from 0 there); the price is that they count a while longer, up to two windows.
+ */
 export async function accountFailures(rule: ThrottleRule, account: string): Promise<number> {
   const window = Math.floor(epochSeconds() / rule.windowSeconds);
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.rateWindow(rule.name, `${account}#${window}`),
-      ConsistentRead: true,
+  const counts = await Promise.all(
+    [window - 1, window].map(async (fixed) => {
+      const { Item } = await db.send(
+        new GetCommand({
+          TableName: tableName(),
+          Key: keys.rateWindow(rule.name, `${account}#${fixed}`),
+          ConsistentRead: true,
+        }),
+      );
+      return Item ? parseItem(AccountFailuresItem, Item, 'LoginThrottle').failures : 0;
     }),
   );
-  return Number(Item?.failures ?? 0);
+  return counts[0]! + counts[1]!;
 }
 
 /** The item a failed condition returned (in DynamoDB's attribute-value form). */

@@ -20,8 +20,8 @@ import { loginDigest } from './login-digest.ts';
  * - PAIR_RULE, per account and client network: 5 failures lock that network out of that
  *   account (60 s, doubling to an hour). The owner on another network is not locked out.
  * - CLIENT_RULE, per client network across accounts: 20 failures lock the network out.
- * - ACCOUNT_RULE, per account across networks: past 50 failures in 15 minutes the account
- *   is under attack and each network gets 1 attempt per window instead of 5, so a
+ * - ACCOUNT_RULE, per account across networks: past 50 failures in 15 minutes (counted over this fixed window
+ *   and the one before, so failures across a window's turn add up) the account is under attack and each network gets 1 attempt per window instead of 5, so a
  *   botnet's guesses slow to one per network, while a network that has not failed (the
  *   owner's) still has its attempt: a right password from it is never refused.
  */
@@ -66,7 +66,7 @@ export interface LoginGuard {
  * Opens a password check: reserves one attempt on the account from this client network and
  * one on the network, or answers 429 with Retry-After before the password is looked at.
  * `account` is the normalised login, the same for known and unknown ones; `client` the
- * client network (shared/http/client-address.ts). Cost: one GetItem and two UpdateItems;
+ * client network (shared/http/client-address.ts). Cost: two GetItems and two UpdateItems;
  * a failure adds one UpdateItem (two when it starts a lock-out); a success one DeleteItem
  * and one UpdateItem.
  */
