@@ -1,5 +1,6 @@
 import { proportionOf, toMajor, toMinor } from '../../money.ts';
 import { PERCENT_DECIMALS, type Seller, type TaxRule } from './pricing-schemas.ts';
+import { type RateTotal, totalsPerRate } from './pricing.ts';
 
 /**
  * Invoices and credit notes (shared/README.md "Invoices"), pure: what a document says, frozen when it is numbered so
@@ -72,30 +73,13 @@ export const documentNumber = (year: number, series: number, sequence: number): 
 export const sellerKey = (seller: Seller): string =>
   (seller.taxId.trim() || seller.name.trim()).toUpperCase().replace(/[^A-Z0-9]+/g, '_') || 'SELLER';
 
-export interface RateTotal {
-  name: string;
-  rate: number;
-  net: number;
-  tax: number;
-  gross: number;
-}
-
-/** The totals per tax (name and rate), in the order first met; untaxed lines are in no rate. */
-export function rateTotals(lines: readonly DocumentLine[]): RateTotal[] {
-  const byRate = new Map<string, RateTotal>();
-  for (const line of lines) {
-    if (line.taxName === undefined || line.rate === undefined) continue;
-    const key = JSON.stringify([line.taxName, line.rate]);
-    const entry = byRate.get(key) ?? { name: line.taxName, rate: line.rate, net: 0, tax: 0, gross: 0 };
-    byRate.set(key, {
-      ...entry,
-      net: entry.net + line.gross - line.tax,
-      tax: entry.tax + line.tax,
-      gross: entry.gross + line.gross,
-    });
-  }
-  return [...byRate.values()];
-}
+/** The document's totals per tax rate, from its taxed lines. */
+export const rateTotals = (lines: readonly DocumentLine[]): RateTotal[] =>
+  totalsPerRate(
+    lines.flatMap(({ taxName, rate, gross, tax }) =>
+      taxName === undefined || rate === undefined ? [] : [{ name: taxName, rate, gross, tax }],
+    ),
+  );
 
 export const documentTotal = (document: Pick<InvoiceDocument, 'lines'>): number =>
   document.lines.reduce((sum, line) => sum + line.gross, 0);

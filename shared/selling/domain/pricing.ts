@@ -217,12 +217,22 @@ function totals(lines: readonly PricedLine[], shipping: Taxed, items: readonly T
 
 /** The taxed amounts per tax (name and rate), each the sum of its rounded items: an invoice's tax lines. */
 function rateTotals(items: readonly Taxed[]): RateTotal[] {
+  return totalsPerRate(
+    items.flatMap(({ rule, tax, paid }) =>
+      rule && paid !== 0 ? [{ name: rule.name, rate: rule.rate, gross: paid, tax }] : [],
+    ),
+  );
+}
+
+/** Amounts summed per tax (its name and rate), in the order each rate first comes: a reservation's and an invoice's. */
+export function totalsPerRate(
+  items: readonly { name: string; rate: number; gross: number; tax: number }[],
+): RateTotal[] {
   const byRate = new Map<string, RateTotal>();
-  for (const { rule, tax, paid } of items) {
-    if (!rule || paid === 0) continue;
-    const key = JSON.stringify([rule.name, rule.rate]);
-    const entry = byRate.get(key) ?? { name: rule.name, rate: rule.rate, net: 0, tax: 0, gross: 0 };
-    byRate.set(key, { ...entry, net: entry.net + paid - tax, tax: entry.tax + tax, gross: entry.gross + paid });
+  for (const { name, rate, gross, tax } of items) {
+    const key = JSON.stringify([name, rate]);
+    const entry = byRate.get(key) ?? { name, rate, net: 0, tax: 0, gross: 0 };
+    byRate.set(key, { ...entry, net: entry.net + gross - tax, tax: entry.tax + tax, gross: entry.gross + gross });
   }
   return [...byRate.values()];
 }
