@@ -64,7 +64,7 @@ async function measureRoute(
     handler: Handler;
   };
   const runs = warmup + iterations;
-  const { request } = await scenarios[row.handler]!(fixture, runs);
+  const { request, beforePair } = await scenarios[row.handler]!(fixture, runs);
 
   const handlerMs: number[] = [];
   const rawMs: number[] = [];
@@ -97,6 +97,7 @@ async function measureRoute(
   // in the table's order), so each side follows itself and the other alike.
   for (let i = 0; i < runs; i += 2) {
     const pair = [i, i + 1].filter((k) => k < runs);
+    await beforePair?.(i);
     const recordings: Recording[] = [];
     for (const k of pair) recordings.push(await viaHandler(k));
     for (const [n, k] of pair.entries()) await viaReplay(k, recordings[n]!);
