@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTicketType } from '#shared/events/data/events';
-import { customerHold } from '#shared/selling/data/hold-limits';
+import { customerHold } from '#shared/selling/data/holds';
 import { createShippingMethod } from '#shared/selling/data/shipping-methods';
 import { readStock } from '#shared/selling/data/stock';
 import { createPaymentIntent } from '#shared/selling/services/payments';

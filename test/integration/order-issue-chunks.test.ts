@@ -8,7 +8,7 @@ import { listsCaughtUp } from '../support/lists-caught-up.ts';
 import { clearFaults, failCalls, failures, watchCalls } from '../support/faults.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { allocateIds } from '#shared/data/counters';
-import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event-limits';
+import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event';
 import { SHARD_RUN } from '#shared/tickets/data/stats-shards';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued, handToConsumer, issueBehindWebhook } from '../support/paid-order-issuing.ts';

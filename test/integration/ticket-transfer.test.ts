@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event-limits';
+import { MAX_GRANTS_PER_TYPE } from '#shared/events/domain/event';
 import { listCustomerTickets, readTicketRecord } from '#shared/tickets/data/ticket-records';
 import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { PROCESS_STATE } from '#shared/tickets/domain/ticket';

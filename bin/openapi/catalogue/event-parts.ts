@@ -4,7 +4,7 @@ import {
   MAX_QUESTIONS_BYTES,
   MAX_WAIVERS,
   MAX_WAVE_TIMES,
-} from '#shared/events/domain/event-limits';
+} from '#shared/events/domain/event';
 import type { Entries } from './common.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/events/domain/event-limits';
+import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '#shared/events/domain/event';
 import { MAX_CREATION_ITEMS } from '#shared/events/contract/event';
 import { type Entries, md } from './common.ts';
 

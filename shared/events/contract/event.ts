@@ -2,7 +2,7 @@
  * The contract of the event itself (`functions/events/`: `POST /events`, `GET /events`,
  * `GET`/`PATCH /events/{id}`): what the routes accept (the spec's event entry fields, strict:
  * unknown fields are a 400, each bound named, the counts' limits those of
- * events/domain/event-limits.ts) and the event as they answer it. Its parts' routes: event-parts.ts.
+ * events/domain/event.ts) and the event as they answer it. Its parts' routes: event-parts.ts.
  */
 import * as z from '../../schema.ts';
 import { pagingQuery, ticketPagingQuery } from '../../request-fields.ts';

@@ -1,10 +1,17 @@
 import { now } from '../../clock.ts';
-import { isValidTimeZone, DEFAULT_LISTING, type CreatedEvent, type NewEvent } from '../domain/event.ts';
+import {
+  isValidTimeZone,
+  DEFAULT_LISTING,
+  type CreatedEvent,
+  type NewEvent,
+  MAX_GRANTS_PER_TYPE,
+  MAX_TICKET_TYPES,
+  MAX_WAVE_TIMES,
+} from '../domain/event.ts';
 import { creationShards, stockShardsFor } from '../../selling/domain/reservation.ts';
 import { ValidationError } from '../../errors.ts';
 import { MAX_TRANSACTION_ITEMS, tableName, transactWrite } from '../../data/client.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { MAX_GRANTS_PER_TYPE, MAX_TICKET_TYPES, MAX_WAVE_TIMES } from '../domain/event-limits.ts';
 import { eventItem, teamItem, ticketTypeItem, waveTimeItem } from './event-items.ts';
 import { keys } from '../../data/keys.ts';
 import { countNewEvent } from './event-counts.ts';

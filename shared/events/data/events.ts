@@ -1,9 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AccessGrant, Event, Team, TicketType } from '../domain/event.ts';
+import { type AccessGrant, type Event, type Team, type TicketType, MAX_TICKET_TYPES } from '../domain/event.ts';
 import { NotFound } from '../../errors.ts';
 import { batchGet, db, tableName } from '../../data/client.ts';
 import { eventFromItem, teamFromItem, ticketTypeFromItem } from './event-items.ts';
-import { MAX_TICKET_TYPES } from '../domain/event-limits.ts';
 import { keys } from '../../data/keys.ts';
 import { keyCondition } from '../../data/key-conditions.ts';
 

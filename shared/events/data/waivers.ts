@@ -9,7 +9,7 @@ import {
   type WaiverVersion,
 } from '../domain/waivers.ts';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_WAIVERS } from '../domain/event-limits.ts';
+import { MAX_WAIVERS } from '../domain/event.ts';
 import {
   db,
   MAX_TRANSACTION_ITEMS,

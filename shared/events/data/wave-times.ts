@@ -1,8 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { WaveTime } from '../domain/event.ts';
+import { type WaveTime, MAX_WAVE_TIMES } from '../domain/event.ts';
 import { db, tableName } from '../../data/client.ts';
 import { waveTimeFromItem } from './event-items.ts';
-import { MAX_WAVE_TIMES } from '../domain/event-limits.ts';
 import { keys } from '../../data/keys.ts';
 import { keyCondition } from '../../data/key-conditions.ts';
 

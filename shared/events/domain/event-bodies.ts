@@ -6,7 +6,7 @@ import {
   MAX_TICKET_TYPES,
   MAX_WAVE_TIMES,
   questionsBytes,
-} from './event-limits.ts';
+} from './event.ts';
 import {
   count,
   currency,
@@ -29,7 +29,7 @@ import { WAIVER_KINDS } from './waivers.ts';
 
 /**
  * What the events routes accept (the spec's event entry fields, strict: unknown fields are a 400, each bound named,
- * the counts' limits those of event-limits.ts), as schemas, and the types the use cases take, inferred from them
+ * the counts' limits those of event.ts), as schemas, and the types the use cases take, inferred from them
  * (parsed: instants in UTC ISO, names trimmed). The routes declare these (contract/event.ts, event-parts.ts).
  */
 

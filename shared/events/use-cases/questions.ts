@@ -1,8 +1,14 @@
 import type { NewQuestionBody, QuestionPatchBody } from '../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
-import type { AnswerOption, AttendeeQuestion, Event } from '../domain/event.ts';
+import {
+  type AnswerOption,
+  type AttendeeQuestion,
+  type Event,
+  MAX_QUESTIONS,
+  MAX_QUESTIONS_BYTES,
+  questionsBytes,
+} from '../domain/event.ts';
 
-import { MAX_QUESTIONS, MAX_QUESTIONS_BYTES, questionsBytes } from '../domain/event-limits.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import type { Caller } from './event-reads.ts';
 import { commitPart, eventAtVersion } from './parts.ts';

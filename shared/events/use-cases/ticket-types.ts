@@ -9,12 +9,11 @@ import {
   type CountedShard,
 } from '../../selling/data/stock.ts';
 import { stockShardsFor } from '../../selling/domain/reservation.ts';
-import { MAX_TICKET_TYPES } from '../domain/event-limits.ts';
+import { MAX_TICKET_TYPES, saleCurrency, type Event, type TicketType } from '../domain/event.ts';
 import { listTicketTypes } from '../data/events.ts';
 import { typeHasTickets } from '../data/event-admin-reads.ts';
 import { commitTypeChange, type HistoryAction } from '../data/event-admin-writes.ts';
 import { checkPrices, checkTypeDeletable, checkTypeTotal, type FieldChanges } from '../domain/event-admin.ts';
-import { saleCurrency, type Event, type TicketType } from '../domain/event.ts';
 import { toTicketTypeView } from '../domain/event-resource.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import type { NewTicketTypeBody, TicketTypePatchBody } from '../domain/event-bodies.ts';

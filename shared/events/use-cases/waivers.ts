@@ -4,7 +4,7 @@ import { allocateIds } from '../../data/counters.ts';
 import { listTicketTypes } from '../data/events.ts';
 import { eventWaivers, waiverItems } from '../data/waivers.ts';
 import { keys } from '../../data/keys.ts';
-import { MAX_WAIVERS } from '../domain/event-limits.ts';
+import { MAX_WAIVERS } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 import { versionHash, type Waiver } from '../domain/waivers.ts';
 

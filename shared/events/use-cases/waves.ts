@@ -1,10 +1,9 @@
 import type { NewWaveBody, WavePatchBody } from '../domain/event-bodies.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { MAX_WAVE_TIMES } from '../domain/event-limits.ts';
+import { MAX_WAVE_TIMES, type WaveTime } from '../domain/event.ts';
 import { waveTimeItem } from '../data/event-items.ts';
 import { keys } from '../../data/keys.ts';
 import { listWaveTimes } from '../data/wave-times.ts';
-import type { WaveTime } from '../domain/event.ts';
 import type { FieldChanges } from '../domain/event-admin.ts';
 
 import { Conflict, NotFound } from '../../errors.ts';

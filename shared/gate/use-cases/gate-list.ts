@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { getEvent, grantsInto } from '../../events/data/events.ts';
-import { MAX_TICKET_TYPES } from '../../events/domain/event-limits.ts';
+import { MAX_TICKET_TYPES } from '../../events/domain/event.ts';
 import { readGateListPart, sortOf, ticketUpdates, type GateListPart } from '../../lists/gate.ts';
 import { TICKET_UPDATE_SHARDS } from '../../tickets/data/ticket-records.ts';
 import { GATE_LIST_PAGE, gateListEntry, type GateListEntry } from '../domain/gate.ts';

@@ -1,9 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Event } from '../../events/domain/event.ts';
-import { batchGet, db, tableName } from '../../data/client.ts';
+import { db, tableName } from '../../data/client.ts';
 import { eventFromItem } from '../../events/data/event-items.ts';
 import { keys } from '../../data/keys.ts';
-import { STATS_SHARDS } from '../../tickets/data/stats-shards.ts';
 
 /**
  * The events a customer can access: published ones (the sparse GSI1 `PUBLISHED_EVENTS`,
@@ -57,6 +56,14 @@ export async function holdsOrderFor(customerId: number, eventId: number): Promis
   return !!Item;
 }
 
+/**
+ * Whether the customer may see the event: a published one, or one they hold an order for (else it is the unknown
+ * event's 404 to them). Only an unpublished event costs a read (the link's GetItem).
+ */
+export async function mayAccess(customerId: number, event: Pick<Event, 'id' | 'published'>): Promise<boolean> {
+  return event.published || (await holdsOrderFor(customerId, event.id));
+}
+
 /** The transaction action that links a customer to an event (and counts their orders of it): part of the order's creation. */
 export function customerEventLink(customerId: number, event: LinkedEvent) {
   const placed = keys.customerEventIndexes(customerId, event);
@@ -80,18 +87,3 @@ export function customerEventLink(customerId: number, event: LinkedEvent) {
 
 /** What a link's index key needs of its event (its start stays once it has tickets: shared/events/domain/event-admin.ts). */
 export type LinkedEvent = Pick<Event, 'id' | 'startsAt'>;
-
-/** Each event's sold tickets: the sum of its statistics shards' `sold`, all events in one batch read. */
-export async function soldByEvent(eventIds: readonly number[]): Promise<Map<number, number>> {
-  const unique = [...new Set(eventIds)];
-  const shardKeys = unique.flatMap((eventId) =>
-    Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
-  );
-  const sold = new Map(unique.map((id) => [id, 0]));
-  const items = await batchGet(shardKeys, { projection: '#sold', names: { '#sold': 'sold' } });
-  items.forEach((item, i) => {
-    const eventId = unique[Math.floor(i / STATS_SHARDS)]!;
-    sold.set(eventId, sold.get(eventId)! + Number(item?.sold ?? 0));
-  });
-  return sold;
-}

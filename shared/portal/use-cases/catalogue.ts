@@ -1,7 +1,7 @@
 import { stockLeft } from '../../selling/data/stock.ts';
-import { accessibleEvent } from './accessible-event.ts';
-import { soldByEvent } from '../data/customer-events.ts';
-import { listTicketTypes } from '../../events/data/events.ts';
+import { mayAccess } from '../data/customer-events.ts';
+import { soldByEvent } from '../../tickets/data/stats-shards.ts';
+import { getEvent, listTicketTypes } from '../../events/data/events.ts';
 import { readOrderCounts } from '../../selling/data/customer-order-counts.ts';
 import { findPaymentProcessor } from '../../selling/data/payment-processors.ts';
 import {
@@ -189,4 +189,11 @@ export async function paymentProcessor(customerId: number, eventId?: number): Pr
   ]);
   if (!settings) throw new NotFound('Payment processor');
   return paymentProcessorAnswer(settings, stripePublishableKey(), event);
+}
+
+/** The event, when the customer can access it (customer-events.ts `mayAccess`); otherwise 404, as if it did not exist. */
+async function accessibleEvent(customerId: number, eventId: number): Promise<Event> {
+  const event = await getEvent(eventId);
+  if (!(await mayAccess(customerId, event))) throw new NotFound('Event', eventId);
+  return event;
 }

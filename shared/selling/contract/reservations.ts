@@ -2,7 +2,7 @@ import * as z from '../../schema.ts';
 import { ReservationAmountsResource } from '../domain/sale-prices.ts';
 import { MAX_TICKETS_PER_RESERVATION, RESERVATION_STATES } from '../domain/reservation.ts';
 
-export { NewReservationBody } from '../domain/reservation-body.ts';
+export { NewReservationBody } from '../domain/reservation.ts';
 
 const amount = () => z.number().check(z.describe("In the event's currency, major units (as every amount of the API)."));
 

@@ -6,7 +6,7 @@ import { db, tableName, transactWrite, TransactionCancelled } from '../../data/c
 import { keys } from '../../data/keys.ts';
 import { ORDER_STATUS, orderStatusMoveActions, sameLength } from './order-status.ts';
 import { holdAction, releaseAction, shortTake } from './stock.ts';
-import { PROMO_USE, promoGiveBackAction, promoUseAction } from './hold-limits.ts';
+import { PROMO_USE, promoGiveBackAction, promoUseAction } from './holds.ts';
 import { newOrderActions } from './orders.ts';
 import type { LinkedEvent } from '../../portal/data/customer-events.ts';
 

@@ -16,7 +16,7 @@ import { keys } from '../../data/keys.ts';
 /**
  * Promo codes (README.md here, "Promo codes"): the code in its event's partition by its case-folded text, a pointer
  * by id, the event's count of codes, and its uses on `usesShards` items of their own (`PROMO_USES#<codeId>#<shard>`),
- * each `used` within its `cap`. A hold takes a use and its end gives it back in their own transactions (hold-limits.ts
+ * each `used` within its `cap`. A hold takes a use and its end gives it back in their own transactions (holds.ts
  * `promoUseAction`, `promoGiveBackAction`); the code's writes here keep every shard's `used` within its cap and the
  * caps' sum at `maxUses`.
  */

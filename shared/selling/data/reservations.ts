@@ -17,7 +17,7 @@ import {
   promoGiveBackAction,
   promoUseAction,
   type TransactItem,
-} from './hold-limits.ts';
+} from './holds.ts';
 import { keys } from '../../data/keys.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { dueKey, filedAt, refileDue } from './reservation-due.ts';

@@ -3,7 +3,7 @@ import * as z from '../../schema.ts';
 import { EMAIL_MAX_LENGTH } from '../../identity/domain/customer.ts';
 import { BOX_OFFICE_METHODS } from './order.ts';
 import { CheckoutAttendeeBody } from './checkout-body.ts';
-import { NewReservationBody } from './reservation-body.ts';
+import { NewReservationBody } from './reservation.ts';
 
 /**
  * The lines as a reservation names them, the attendees as the portal's checkout takes them (one per ticket, in

@@ -1,6 +1,7 @@
 import type { Discount } from './pricing.ts';
 import type { PromoCodeResource } from './promo-code-bodies.ts';
 import { MAX_STOCK_SHARDS, spreadStock } from './reservation.ts';
+import { Conflict } from '../../errors.ts';
 
 export type { PromoUse } from './reservation.ts';
 
@@ -82,3 +83,28 @@ export const discountOf = (promo: Pick<PromoCode, 'percentOff' | 'amountOff' | '
 
 /** A shard with a use left. */
 export const hasUseLeft = (shard: UsesShard): boolean => shard.cap === null || shard.used < shard.cap;
+
+/**
+ * A hold's (or a desk sale's) code refused, as a 409 with its `reason`: `promo_code_invalid` (no such code of the
+ * event, or outside its validity), `promo_code_not_applicable` (none of the hold's types is one of its `typeIds`),
+ * `promo_code_used_up` (every use taken by holds and paid orders).
+ */
+export const promoRefused = (reason: string, code: string, why: string) =>
+  new Conflict(`Promo code ${code} ${why}.`, reason, { promoCode: code });
+
+/**
+ * The discount the code `named` (read as `promo`) gives a hold of `typeIds` at `at` (pricing.ts prices it), or its
+ * 409: `promo_code_invalid` when the event has no such code.
+ */
+export function promoDiscount(
+  named: string,
+  promo: PromoCode | undefined,
+  at: Date,
+  typeIds: readonly number[],
+): Discount {
+  if (!promo) throw promoRefused('promo_code_invalid', named, 'is not a code of this event');
+  const refusal = promoRefusal(promo, at, typeIds);
+  if (refusal === 'promo_code_invalid') throw promoRefused(refusal, promo.code, 'is not valid now');
+  if (refusal) throw promoRefused(refusal, promo.code, 'applies to none of the ticket types held');
+  return discountOf(promo);
+}

@@ -1,3 +1,5 @@
+import * as z from '../../schema.ts';
+import { bodyId } from '../../request-fields.ts';
 import type { Event } from '../../events/domain/event.ts';
 import type { ReservationAmounts, ReservationLine } from './sale-prices.ts';
 import { shippingCharge } from './shipping-method.ts';
@@ -66,7 +68,7 @@ export const stockShardsFor = (total: number): number =>
 /**
  * The shards a hold reads first: this many, at random (all of a type with no more). Almost always one
  * of them holds the whole line; only near the end of a sale, when none does, are all the type's shards
- * read (selling/use-cases/hold-stock.ts `planStock`), so a hold never answers sold out while some shard has stock.
+ * read (selling/use-cases/hold-takes.ts `planStock`), so a hold never answers sold out while some shard has stock.
  */
 export const STOCK_SAMPLE = 4;
 
@@ -256,3 +258,31 @@ export function toReservationView(reservation: Reservation) {
     promoCode: promo?.code ?? null,
   };
 }
+
+/**
+ * `POST /my-account/reservations`'s body. It names what to hold and nothing
+ * it costs: every price and amount comes from the server, so a client-sent one (`price`,
+ * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects). Its ids are numbers or
+ * their digits (`bodyId`): the portal's lists answer event and type ids as strings.
+ */
+export const NewReservationBody = z.strictObject({
+  eventId: bodyId('eventId'),
+  lines: z
+    .array(
+      z.strictObject({
+        typeId: bodyId('typeId'),
+        // Above the per-reservation maximum is the 409 `max_per_order`; far above it is bad input.
+        quantity: z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100')),
+        waveTimeId: z.optional(bodyId('waveTimeId')),
+      }),
+    )
+    .check(
+      z.minLength(1, 'must hold at least one line'),
+      z.maxLength(MAX_RESERVATION_LINES, `must hold at most ${MAX_RESERVATION_LINES} lines`),
+    ),
+  shippingMethodId: z.optional(bodyId('shippingMethodId')),
+  promoCode: z.optional(
+    z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(32, 'must be at most 32 characters')),
+  ),
+});
+export type NewReservationBody = z.output<typeof NewReservationBody>;

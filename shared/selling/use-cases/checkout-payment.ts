@@ -17,7 +17,7 @@ import { refundStripePayment } from './refunds.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import type { Payment } from './payment-claim.ts';
-import { planPromoUse } from './promo-discount.ts';
+import { planPromoUse } from './hold-takes.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
 
 /**

@@ -4,14 +4,13 @@ import { readDecideWrite } from '../../data/read-decide-write.ts';
 import type { Order } from '../domain/order.ts';
 import type { PromoCode } from '../domain/promo-code.ts';
 import type { PromoUse, StockTake } from '../domain/reservation.ts';
-import { planStock } from './hold-stock.ts';
-import { planPromoUse } from './promo-discount.ts';
+import { planPromoUse, planStock } from './hold-takes.ts';
 
 /**
  * An order's first step, however it is placed (the box office's sale, the seeds' and the tests' orders): its places
  * planned from the stock as read now, its id allocated once they are there (a sold-out order writes nothing), then the
  * order `pending` with its places held (`left` → `held`), and its promo code's use taken from a shard with one left
- * (`promo`, as a hold takes it: promo-discount.ts `planPromoUse`), in one transaction (orders.ts `commitHeldOrder`). A
+ * (`promo`, as a hold takes it: hold-takes.ts `planPromoUse`), in one transaction (orders.ts `commitHeldOrder`). A
  * shard emptied between the read and the write is read again (read-decide-write.ts); `sold_out` when a read finds too
  * few places, `promo_code_used_up` when it finds no use left.
  */

@@ -1,12 +1,10 @@
-import type { NewReservationBody } from '../domain/reservation-body.ts';
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { eventForSale, forgetEventForSale } from '../data/event-sale-cache.ts';
 import { getEvent, listTicketTypes } from '../../events/data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
-import { type CustomerHold, customerHoldFrom, customerHoldKey } from '../data/hold-limits.ts';
-import { holdReservation } from '../data/hold-reservation.ts';
+import { type CustomerHold, customerHoldFrom, customerHoldKey, holdReservation } from '../data/holds.ts';
 import { getShippingMethod } from '../data/shipping-methods.ts';
 import { HoldRefused, readShardsWith, type ReadShard } from '../data/stock.ts';
 import { listWaveTimes } from '../../events/data/wave-times.ts';
@@ -14,16 +12,17 @@ import { saleCurrency, type TicketType } from '../../events/domain/event.ts';
 import {
   DEFAULT_RESERVATION_MINUTES,
   MAX_TICKETS_PER_RESERVATION,
+  type NewReservationBody,
   notOnSale,
   toReservationView,
   type Reservation,
 } from '../domain/reservation.ts';
 import { holdCaps, type HoldCaps } from '../domain/hold-limits.ts';
 import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
-import { accessibleEvent } from '../../portal/use-cases/accessible-event.ts';
+import { mayAccess } from '../../portal/data/customer-events.ts';
 import { priceHold } from './hold-prices.ts';
-import { planStock, stockSample } from './hold-stock.ts';
-import { planPromoUse, promoDiscount } from './promo-discount.ts';
+import { planPromoUse, planStock, stockSample } from './hold-takes.ts';
+import { promoDiscount } from '../domain/promo-code.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
 
 /**
@@ -44,7 +43,7 @@ const sequence = 'RESERVATION';
  * the event) or 409 `not_on_sale` (an unpublished event is that only to a customer who holds an order of it),
  * `max_per_order`, `hold_limit_customer`, `reservation_exists`, `hold_cool_down`, `hold_limit_network`, `sold_out`,
  * `amount_below_minimum`, `amount_above_maximum`, `shipping_charge_not_in_currency`, or a promo code's
- * `promo_code_invalid`, `promo_code_not_applicable`, `promo_code_used_up` (promo-discount.ts); nothing is held then.
+ * `promo_code_invalid`, `promo_code_not_applicable`, `promo_code_used_up` (promo-code.ts `promoDiscount`, hold-takes.ts `planPromoUse`); nothing is held then.
  * A code's discount lowers the tickets' amount, and the hold takes one of its uses in its own transaction.
  */
 export async function createReservation(customerId: number, network: string, request: NewReservationBody) {
@@ -135,7 +134,7 @@ async function held(reservation: Reservation, caps: HoldCaps, at: Date): Promise
 
 /**
  * The body's event and its types (a container's copy of a few seconds: selling/data/event-sale-cache.ts), when the
- * customer can access it (accessible-event.ts's rule: published, or they hold an order of it).
+ * customer can access it (portal/data/customer-events.ts `mayAccess`: published, or they hold an order of it).
  */
 async function saleOf(customerId: number, id: number) {
   const read = async () => {
@@ -146,26 +145,27 @@ async function saleOf(customerId: number, id: number) {
   if (sale.event.published) return sale;
   // A draft sells nothing, and a copy may predate its publication: read afresh (no rush holds a draft).
   forgetEventForSale(id);
-  const [event, fresh] = await Promise.all([
-    eventOf(id, () => accessibleEvent(customerId, id)),
-    eventOf(id, () => eventForSale(id, read)),
-  ]);
-  return { event, types: fresh.types };
+  const fresh = await eventOf(id, () => eventForSale(id, read));
+  if (!(await mayAccess(customerId, fresh.event))) throw unknownEvent(id);
+  return fresh;
 }
 
 /**
- * The event read by `read`, when the customer can access it: one that does not exist is bad input naming the field,
- * as a type or a shipping method, and so is an unpublished one they hold no order for, word for word, so a hold tells
- * no customer which drafts exist.
+ * The event read by `read`: one that does not exist is bad input naming the field, as a type or a shipping method,
+ * and so is an unpublished one the customer holds no order for, word for word, so a hold tells no customer which
+ * drafts exist.
  */
 async function eventOf<T>(id: number, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (!(error instanceof NotFound)) throw error;
-    throw new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);
+    throw unknownEvent(id);
   }
 }
+
+const unknownEvent = (id: number) =>
+  new ValidationError('Unknown event.', [{ path: 'body.eventId', message: `Event ${id} does not exist.` }]);
 
 async function shippingMethodOf(id: number) {
   try {

@@ -17,8 +17,8 @@ import { attendeesOf } from './checkout.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
 import { holdOrder } from './hold-order.ts';
-import { promoDiscount } from './promo-discount.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
+import { promoDiscount } from '../domain/promo-code.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
 import { invoicePaidOrders } from './invoices.ts';
@@ -32,7 +32,7 @@ import { undoSale } from './undo-sale.ts';
  * Unlike the portal the desk sells outside the event's `onSaleDate`/`cutOff` (only an unpublished event is 409
  * `not_on_sale`). Prices are the portal's (the types' prices and taxes, the event's booking fee and its tax:
  * selling/domain/sale-prices.ts; 0 for `comp`, which then carries no fee and no tax), the order carrying its `amounts`;
- * a `promoCode` prices and is refused as a hold's (promo-discount.ts: 409 `promo_code_invalid`, `_not_applicable`,
+ * a `promoCode` prices and is refused as a hold's (promo-code.ts: 409 `promo_code_invalid`, `_not_applicable`,
  * `_used_up`; a `comp` sale, free already, takes none: 400) and its use is taken in step 1's transaction, given back
  * by a failed sale's undo; the payment is recorded, not taken: one transaction
  * `{amount, processor: method, reference, time}`. The order and its stock are held before its tickets are issued, so

@@ -1,3 +1,4 @@
+import { batchGet } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 
 /**
@@ -32,3 +33,18 @@ export const emptyShard = (eventId: number, shard: number) => ({
   checkedIn: {},
   listed: {},
 });
+
+/** Each event's sold tickets: the sum of its statistics shards' `sold`, all events in one batch read. */
+export async function soldByEvent(eventIds: readonly number[]): Promise<Map<number, number>> {
+  const unique = [...new Set(eventIds)];
+  const shardKeys = unique.flatMap((eventId) =>
+    Array.from({ length: STATS_SHARDS }, (_, shard) => keys.eventStats(eventId, shard)),
+  );
+  const sold = new Map(unique.map((id) => [id, 0]));
+  const items = await batchGet(shardKeys, { projection: '#sold', names: { '#sold': 'sold' } });
+  items.forEach((item, i) => {
+    const eventId = unique[Math.floor(i / STATS_SHARDS)]!;
+    sold.set(eventId, sold.get(eventId)! + Number(item?.sold ?? 0));
+  });
+  return sold;
+}

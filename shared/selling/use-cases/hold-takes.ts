@@ -1,12 +1,15 @@
+import { readUsesShards } from '../data/promo-codes.ts';
 import { readShards, type ReadShard } from '../data/stock.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import { planTakes, sampleShards, STOCK_SAMPLE, type StockShard, type StockTake } from '../domain/reservation.ts';
+import { hasUseLeft, type PromoCode, type PromoUse, promoRefused } from '../domain/promo-code.ts';
 import { Conflict } from '../../errors.ts';
 
 /**
- * Where a hold's (or a box-office sale's) tickets come from: a plan of takes, one per shard, each
- * written later on condition that the shard still has it (selling/data/stock.ts `holdAction`), so a plan read
- * a moment ago can never oversell; it can only be refused and planned again.
+ * What a hold (or a box-office sale) takes, each from a shard read a moment ago and written later on condition that
+ * the shard still has it, so a plan can never oversell nor use a promo code past its `maxUses`; it can only be
+ * refused and planned again: its tickets (a take per stock shard, selling/data/stock.ts `holdAction`) and its promo
+ * code's use (`planPromoUse`, selling/data/holds.ts `promoUseAction`).
  *
  * One read, not one per shard: a few random shards of every type the lines name (STOCK_SAMPLE each, one
  * consistent BatchGetItem), since at a type's 64 shards a read of all of them would cost 64 read units
@@ -82,3 +85,24 @@ export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>
     typeId: type.id,
     left,
   });
+
+/** The shards a hold reads first, as a type's stock (reservation.ts STOCK_SAMPLE): a few, at random. */
+const USES_SAMPLE = 4;
+
+/**
+ * The shard a hold takes its use from: one with a use left among a few read at random (one consistent BatchGetItem),
+ * else among all of them (a second), else 409 `promo_code_used_up`. The take is conditional on the shard still having
+ * it, so a plan read a moment ago can never use the code past `maxUses`; it can only be refused and planned again.
+ */
+export async function planPromoUse(promo: PromoCode): Promise<PromoUse> {
+  const sample = sampleShards(promo.usesShards, USES_SAMPLE);
+  const read = await readUsesShards(sample.map((shard) => ({ codeId: promo.id, shard })));
+  let open = read.filter(hasUseLeft);
+  if (!open.length && sample.length < promo.usesShards) {
+    const rest = Array.from({ length: promo.usesShards }, (_, shard) => shard).filter((s) => !sample.includes(s));
+    open = (await readUsesShards(rest.map((shard) => ({ codeId: promo.id, shard })))).filter(hasUseLeft);
+  }
+  const chosen = open[Math.floor(Math.random() * open.length)];
+  if (!chosen) throw promoRefused('promo_code_used_up', promo.code, 'has been used as often as it may');
+  return { codeId: promo.id, code: promo.code, shard: chosen.shard };
+}

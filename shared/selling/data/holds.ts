@@ -1,18 +1,60 @@
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PromoUse, Reservation } from '../domain/reservation.ts';
 import { HOLD_COOL_DOWN_SECONDS, heldQuantity } from '../domain/hold-limits.ts';
-import { db, labelled, tableName } from '../../data/client.ts';
+import { db, labelled, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
+import { putDue } from './reservation-due.ts';
+import { HoldRefused, holdAction, shortTake } from './stock.ts';
 
 /**
- * The items that bound what a customer and a network hold of an event (shared/README.md "Reservations"), each
- * written in the transaction of the hold or of its end (reservations.ts): the customer's marker (one holding
- * reservation per customer and event, then their cool-down after one that ended unpaid) and the network's count of
- * held tickets (conditional on the event's cap, given back by the move that ends the hold); and the promo code's use
- * it takes (promo-codes.ts: a shard of the code's uses, conditional on its cap, given back when it ends unpaid).
+ * A hold's one transaction (`holdReservation`; the reservation's later moves are reservations.ts's, so the hold's
+ * path reaches no order), and the items that bound what a customer and a network hold of an event (shared/README.md
+ * "Reservations"), each written in the transaction of the hold or of its end (reservations.ts): the customer's
+ * marker (one holding reservation per customer and event, then their cool-down after one that ended unpaid) and the
+ * network's count of held tickets (conditional on the event's cap, given back by the move that ends the hold); and
+ * the promo code's use it takes (promo-codes.ts: a shard of the code's uses, conditional on its cap, given back when
+ * it ends unpaid).
  */
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * Writes a new hold: its due entry (`putDue`), then its stock takes, its promo code's use (while its shard has one
+ * left), the reservation, the customer's marker (new, or replacing a cool-down that ended) and its network's count,
+ * within `perNetwork`, in one transaction.
+ */
+export async function holdReservation(reservation: Reservation, perNetwork: number): Promise<void> {
+  await putDue(reservation);
+  const takes = reservation.takes.map(holdAction);
+  const items: TransactItem[] = [
+    ...takes,
+    ...(reservation.promo ? [promoUseAction(reservation.promo)] : []),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.reservation(reservation.id), entity: 'Reservation', ...reservation },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    labelled('customer marker', customerMarkerAction(reservation)),
+  ];
+  const counted = networkCountAction(reservation, perNetwork);
+  try {
+    await transactWrite(counted ? [...items, labelled('network count', counted)] : items);
+  } catch (error) {
+    if (!(error instanceof TransactionCancelled)) throw error;
+    const short = shortTake(error, reservation.takes);
+    if (short) throw new HoldRefused({ take: short });
+    if (error.conditionFailed(PROMO_USE)) throw new HoldRefused({ promoUsedUp: true });
+    if (error.conditionFailed('customer marker')) {
+      // Judged at the hold's own instant, as its condition was: a cool-down ending meanwhile still refused it.
+      const found = await customerHold(reservation.customerId, reservation.eventId, new Date(reservation.created));
+      throw new HoldRefused(found && 'coolsUntil' in found ? found : { existing: found?.holding ?? 0 });
+    }
+    if (error.conditionFailed('network count')) throw new HoldRefused({ networkFull: true });
+    throw error;
+  }
+}
 
 /**
  * A network's count of held tickets outlives every hold counted in it (at most 60 + 15 minutes, or while a paid
