@@ -114,6 +114,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
       status: 'pending',
       emailAddress: sale.buyer.emailAddress,
       purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
+      billing: sale.billing,
       lines,
       grandTotal: total,
       amounts,
