@@ -8,7 +8,8 @@ import type { StageName } from './stages.ts';
  * The payments' alarms: what Stripe reports after a payment that staff must act on (shared/README.md "Refunds"). A
  * dispute has a deadline (answered in Stripe's dashboard), a refund that failed left a buyer without their money, and
  * a payment that paid no order (shared/selling/use-cases/succeeded-payments.ts: refunded by the service, but another
- * intent, amount or currency than an order's, or no order at all) is worth a look: each one pages, as it comes.
+ * intent, amount or currency than an order's, or no order at all) is worth a look, and so is a paid order's invoice
+ * the every-minute job failed to number (shared/selling/use-cases/invoices-due.ts): each one pages, as it comes.
  */
 export function paymentAlarms(
   add: AddAlarm,
@@ -53,5 +54,16 @@ export function paymentAlarms(
       ...eachOne,
     },
     'payment-unmatched',
+  );
+  add(
+    'InvoiceStillDue',
+    {
+      alarmName: name('invoice-still-due'),
+      alarmDescription:
+        "A paid order's invoice could not be numbered, and the every-minute job's retry of it failed again: the order has its tickets but no invoice yet (it stays due; the job retries each minute).",
+      metric: businessMetric(serviceName, stage, METRIC.invoiceStillDue, { label: 'Invoices still due' }),
+      ...eachOne,
+    },
+    'invoice-still-due',
   );
 }

@@ -47,6 +47,8 @@ export const FIRST_STEPS = {
     "Logs Insights on the issuing consumer's log group: filter message = 'paid order not issued: retried' (the orderId and error). Nothing is lost: the batch is retried from that order; if its retries run out, the given-up alarm follows.",
   'paid-orders-given-up':
     'each message of the queue points to paid orders the consumer gave up on; they stay pending with their payment and the every-minute sweep of stuck orders issues them (its log: `stuck order not swept` if it cannot). GET /orders?status=pending shows them; delete the message once they are active.',
+  'invoice-still-due':
+    "Logs Insights on the reservations' lapsing job's log group: filter message = 'invoice still due' (the orderId, when it was filed, the error). Its first failure is in the issuing consumer's log ('paid orders not invoiced: filed as due'). Fix the cause (a seller's settings, a throttled counter); the job numbers it the next minute, in its gapless series: GET /orders/{id}/invoices shows it.",
   'ses-bounce-rate':
     'SES console, reputation: which mails bounce (claim, verification or reset mail to mistyped addresses?). Fix the source before SES pauses sending at 10 %.',
   'ses-complaint-rate':

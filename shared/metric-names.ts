@@ -25,6 +25,11 @@ export const METRIC = {
   paymentDisputed: 'PaymentDisputed',
   /** A recorded refund Stripe reported failed (`refund.failed`): the buyer did not get the money back. */
   refundFailed: 'RefundFailed',
+  /**
+   * A paid order whose invoice the every-minute job failed to number again (shared/selling/use-cases/invoices-due.ts):
+   * its first failure was already taken over, so any one is worth a look: it alarms.
+   */
+  invoiceStillDue: 'InvoiceStillDue',
   /** The age in seconds of the oldest webhook message not yet delivered, published by each dispatcher run. */
   webhookOldestPendingAge: 'WebhookOldestPendingAgeSeconds',
 } as const;

@@ -165,6 +165,16 @@ export const customerKeys = {
     PK: `INVOICE_NUMBERS#${seller}#${series}`,
     SK: `YEAR#${year}`,
   }),
+  /**
+   * A paid order whose invoicing failed, due to be numbered by the every-minute job (shared/selling/data/invoices-due.ts):
+   * one entry per order in one of a few shards by its id, put only when the numbering failed, so a paid order's path
+   * writes none.
+   */
+  invoiceDue: (shard: number, orderId: number): Key => ({
+    PK: `INVOICE_DUE#${shard}`,
+    SK: `ORDER#${sortableId(orderId)}`,
+  }),
+  invoicesDueIn: (shard: number) => table(`INVOICE_DUE#${shard}`),
   /** GSI3 an order's tickets, GSI4 a customer's tickets (sparse: set and not deleted, like GSI1/GSI2 of tickets). */
   orderTickets: (orderId: number) => on('GSI3', `ORDER_TICKETS#${orderId}`),
   customerTickets: (customerId: number) => on('GSI4', `CUSTOMER_TICKETS#${customerId}`),

@@ -56,6 +56,9 @@ export const recordDeadDelivery = (): void => record(METRIC.webhookDeliveryDead,
 /** A subscription the service turned off, and why (metadata: the alarm watches the count). */
 export const recordWebhookDisabled = (reason: string): void => record(METRIC.webhookDisabled, {}, { reason });
 
+/** A paid order's invoice the every-minute job could not number (it stays due for the next run). */
+export const recordInvoiceStillDue = (): void => record(METRIC.invoiceStillDue, {});
+
 /** A succeeded payment that paid no order, and why (metadata: the alarm watches the count). */
 export const recordUnmatchedPayment = (reason: string): void => record(METRIC.paymentUnmatched, {}, { reason });
 /** A card payment disputed (metadata: its reason, e.g. `fraudulent`). */

@@ -387,6 +387,7 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
         start: new Date(Date.now() + 2 * 86_400_000).toISOString(),
         timezone: 'Europe/Amsterdam',
         currency: 'EUR',
+        bookingFee: { perTicket: 1.5 },
         ticketTypes: [{ name: 'Rider', price: 30, total: 50 }],
         questions: [
           { text: 'Emergency contact', required: true },
@@ -422,12 +423,16 @@ describe.skipIf(!chromiumAvailable)('buying on the portal page, in a browser', (
         await page.waitForSelector('#shipping-choice:not([hidden])');
         await page.selectOption('#shipping', methodId);
         expect(await page.locator('#shipping-note').textContent()).toContain('domestic addresses only');
-        await page.locator('#event-types tr', { hasText: 'Rider' }).locator('.quantity').fill('1');
+        // The type's price and, beside it, the booking fee one ticket adds (the server's preview), in the event's currency.
+        const rider = page.locator('#event-types tr', { hasText: 'Rider' });
+        expect(await rider.locator('.price').textContent()).toBe('€30.00 + €1.50 booking fee');
+        expect(await rider.locator('.booking-fee').textContent()).toBe(' + €1.50 booking fee');
+        await rider.locator('.quantity').fill('1');
         await page.click('#reserve');
 
-        // Held, priced by the server: the ticket and the method's charge.
+        // Held, priced by the server: the ticket, its booking fee and the method's charge.
         await page.waitForSelector('#reservation:not([hidden])');
-        expect(await page.locator('#reservation-total').getAttribute('data-total')).toBe('34.5');
+        expect(await page.locator('#reservation-total').getAttribute('data-total')).toBe('36');
         expect(await page.locator('#shipping-address-field').isHidden()).toBe(false);
         const question = (id: number) =>
           page.locator(`fieldset[data-attendee="0"] label.question[data-question-id="${id}"]`);

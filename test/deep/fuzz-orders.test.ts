@@ -69,6 +69,14 @@ fuzzFile({
           }),
           { minLength: quantity, maxLength: quantity },
         ),
+        // A business buyer's billing details, often absent, some bad (blank, too long, an empty object): a 400.
+        billing: fc.option(
+          fc.record(
+            { company: fc.string({ maxLength: 120 }), taxId: fc.string({ maxLength: 24 }), address: fc.string() },
+            { requiredKeys: [] },
+          ),
+          { nil: undefined },
+        ),
       }),
     );
     return {

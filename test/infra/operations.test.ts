@@ -319,6 +319,21 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     });
   });
 
+  it("page on any paid order's invoice the every-minute job failed to number again (it stays due)", () => {
+    const stillDue = alarmNamed(stage, 'invoice-still-due');
+    expect(onlyMetric(stillDue)).toEqual({
+      namespace: METRICS_NAMESPACE,
+      metricName: METRIC.invoiceStillDue,
+      dimensions: { service: 'ticketing-api', stage },
+      stat: 'Sum',
+    });
+    expect(stillDue).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
+  });
+
   it('each say what to do first and link the dashboard, in the notification itself', () => {
     // `{Fn::Join: ['', [...]]}` (the region is a deploy-time value) as one string.
     const text = (value: any): string =>

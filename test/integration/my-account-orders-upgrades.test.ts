@@ -160,6 +160,46 @@ describe('GET /my-account/upgrades/{ticketId}', () => {
     for (const option of response.body.data) expect(UpgradeOptionResource.safeParse(option).success).toBe(true);
   });
 
+  it('answers the difference of what each type costs the buyer: the price with its added tax and its booking fee', async () => {
+    const salesTax = { name: 'Sales tax', rate: 8.875, inclusive: false };
+    const taxed = await seedEvent({
+      published: true,
+      questions: [],
+      currency: 'USD',
+      bookingFee: { perTicket: 1.5, percent: 4 },
+      ticketTypes: [
+        { name: 'Standard', price: 100, total: 10, tax: salesTax },
+        { name: 'Premium', price: 150, total: 10, tax: salesTax },
+        // Dearer by its stored price than Standard, cheaper to the buyer: Standard's tax is added, this one's none.
+        { name: 'Untaxed', price: 105, total: 10 },
+      ],
+    });
+    const [standard, premium, untaxed] = taxed.ticketTypes;
+    // What one ticket of a type costs the buyer, as the buyer's hold answers it.
+    const costOf = async (typeId: number) => {
+      const held = await call('POST', `${BASE}/reservations`, {
+        token: await customerToken(unusedCustomerId()),
+        body: { eventId: taxed.id, lines: [{ typeId, quantity: 1 }] },
+      });
+      expect(held.status, held.raw).toBe(201);
+      return held.body.data.amounts.total as number;
+    };
+    const [standardCost, premiumCost, untaxedCost] = [
+      await costOf(standard!.id),
+      await costOf(premium!.id),
+      await costOf(untaxed!.id),
+    ];
+    expect(untaxedCost).toBeLessThan(standardCost);
+    const ticketId = (await placeOrder(taxed, customer, [standard!.id])).ticketIds[0]!;
+    const response = await upgrades(ticketId);
+    expect(response.status, response.raw).toBe(200);
+    expect(response.body.data.map((option: { targetTypeId: number }) => option.targetTypeId)).toEqual([premium!.id]);
+    const difference = Math.round((premiumCost - standardCost) * 100) / 100;
+    expect(response.body.data[0].priceDifference).toBe(difference);
+    // More than the stored prices' 50: the added tax and the percentage fee on the difference.
+    expect(difference).toBeGreaterThan(50);
+  });
+
   it('offers nothing for a ticket that is checked in, cancelled or already upgraded', async () => {
     const [checkedIn, cancelled, upgraded] = [await standardTicket(), await standardTicket(), await standardTicket()];
     await checkIn(checkedIn, { adminId: 1 });

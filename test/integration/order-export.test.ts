@@ -128,6 +128,9 @@ describe("an event's orders exported as CSV", () => {
       'refunded',
       'promoCode',
       'invoiceNumber',
+      'billingCompany',
+      'billingTaxId',
+      'billingAddress',
       'tax VAT 21%',
       'tax VAT 9%',
     ]);

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { getOrder } from '#shared/selling/data/orders';
 import type { NewEvent } from '#shared/events/domain/event';
 import type { TaxRule } from '#shared/selling/domain/pricing-schemas';
+import type { CheckoutBody } from '#shared/selling/domain/checkout-body';
 import { call } from './api.ts';
 import { claimedThenIssued } from './paid-order-issuing.ts';
 import { newCustomer } from './customers.ts';
@@ -35,13 +36,23 @@ export interface CheckoutOptions {
   grants?: number[];
   /** The type's tax, and the event's booking fee and its taxes (none: an untaxed sale without fee). */
   pricing?: { tax?: TaxRule } & Pick<NewEvent, 'bookingFee' | 'feeTax' | 'shippingTax' | 'seller'>;
+  /** A business buyer's company, tax id and address, sent with the checkout. */
+  billing?: CheckoutBody['billing'];
 }
 
 /** A checkout awaiting payment: its order, and the PaymentIntent whose events go to `relay`. */
 export async function checkedOut(
   keys: StandInKeys,
   relay: WebhookRelay,
-  { quantity = 1, price = 12.5, currency = 'EUR', shippingMethodId, grants, pricing = {} }: CheckoutOptions = {},
+  {
+    quantity = 1,
+    price = 12.5,
+    currency = 'EUR',
+    shippingMethodId,
+    grants,
+    pricing = {},
+    billing,
+  }: CheckoutOptions = {},
 ): Promise<PaidCheckout & { intent: { id: string; clientSecret: string }; reservationId: number; token: string }> {
   const { tax, ...eventPricing } = pricing;
   const event = await seedEvent({
@@ -66,7 +77,7 @@ export async function checkedOut(
   }));
   const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
     token,
-    body: { attendees },
+    body: { attendees, ...(billing ? { billing } : {}) },
     headers: { 'idempotency-key': crypto.randomUUID() },
   });
   expect(checkout.status, checkout.raw).toBe(201);

@@ -52,15 +52,23 @@ export async function loadEvents() {
   if (published.length === 0) list.append(element('li', { text: 'No event is on sale.' }));
 }
 
+/** The booking fee one ticket of a type adds (the server's preview, its tax included), beside its price; none when 0. */
+const feeNote = (fee, currency) =>
+  fee > 0 ? element('span', { className: 'booking-fee', text: ` + ${money(fee, currency)} booking fee` }) : '';
+
 async function chooseEvent(event) {
   tell();
-  const [types, waves, questions, methods] = await Promise.all([
+  const [types, waves, questions, methods, processor] = await Promise.all([
     api('GET', `/my-account/ticket-type/${event.id}?_limit=50`),
     api('GET', `/my-account/wave-time/${event.id}`, { quiet: true }),
     api('GET', `/my-account/question/${event.id}?_limit=50`, { quiet: true }),
     api('GET', '/my-account/shipping-method?_limit=100', { quiet: true }),
+    // The event's currency (the types answer amounts only): what its checkout charges in.
+    api('GET', `/my-account/payment-processor?eventId=${event.id}`, { quiet: true }),
   ]);
   if (refused(types) || refused(waves) || refused(questions) || refused(methods)) return;
+  // No processor configured yet: the amounts are drawn without a currency, as before.
+  const currency = processor.status === 200 ? processor.body.data.currency : undefined;
   purchase.event = event;
   purchase.questions = questions.body.data;
   purchase.methods = new Map(methods.body.data.map((method) => [method.id, method]));
@@ -72,7 +80,7 @@ async function chooseEvent(event) {
         'tr',
         { 'data-type-id': type.id },
         element('td', { text: type.name }),
-        element('td', { text: money(type.price) }),
+        element('td', { className: 'price' }, money(type.price, currency), feeNote(type.bookingFee, currency)),
         element('td', { className: 'available', text: String(type.available) }),
         element(
           'td',

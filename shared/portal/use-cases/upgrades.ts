@@ -1,7 +1,6 @@
 import { getEvent, listTicketTypes } from '../../events/data/events.ts';
 import { withSold } from '../../selling/data/stock.ts';
 import { readTicketRecord } from '../../tickets/data/ticket-records.ts';
-import { saleCurrency } from '../../events/domain/event.ts';
 import { upgradeOptions, type UpgradeOption } from '../domain/upgrade.ts';
 import { NotFound } from '../../errors.ts';
 
@@ -13,5 +12,5 @@ export async function ticketUpgradeOptions(customerId: number, ticketId: number)
   const ticket = await readTicketRecord(ticketId);
   if (!ticket || ticket.deleted || ticket.customerId !== customerId) throw new NotFound('Ticket', ticketId);
   const [types, event] = await Promise.all([listTicketTypes(ticket.eventId).then(withSold), getEvent(ticket.eventId)]);
-  return upgradeOptions(ticket, types, saleCurrency(event));
+  return upgradeOptions(ticket, types, event);
 }

@@ -94,6 +94,9 @@ const OrderItem = storedSchema<Order>()(
     status: z.enum(ORDER_STATUSES),
     emailAddress: z.string(),
     purchaser: z.string(),
+    billing: z.optional(
+      z.object({ company: z.optional(z.string()), taxId: z.optional(z.string()), address: z.optional(z.string()) }),
+    ),
     affiliate: z.nullable(z.string()),
     grandTotal: z.number(),
     amounts: z.optional(SaleAmountsItem),

@@ -2,7 +2,7 @@
 import * as z from '../../schema.ts';
 import { EMAIL_MAX_LENGTH } from '../../identity/domain/customer.ts';
 import { BOX_OFFICE_METHODS } from './order.ts';
-import { CheckoutAttendeeBody } from './checkout-body.ts';
+import { BillingBody, CheckoutAttendeeBody } from './checkout-body.ts';
 import { NewReservationBody } from './reservation.ts';
 
 /**
@@ -35,5 +35,6 @@ export const BoxOfficeSaleBody = z.strictObject({
   customerId: z.optional(z.int().check(z.positive('must be an id'), z.maximum(2 ** 53 - 1))),
   // Priced and refused as a hold's: the discount is the server's, never an amount sent.
   promoCode: NewReservationBody.shape.promoCode,
+  billing: z.optional(BillingBody),
 });
 export type BoxOfficeSaleBody = z.output<typeof BoxOfficeSaleBody>;

@@ -56,6 +56,15 @@ class Sheet {
   }
 }
 
+/** The buyer as made out: a business buyer's company first, its address (a line per line given) and tax id. */
+const buyerLines = ({ name, email, company, taxId, address }: InvoiceDocument['buyer']): string[] => [
+  ...(company ? [company] : []),
+  name,
+  ...(address ? address.split(/\r?\n/) : []),
+  email,
+  ...(taxId ? [`Tax id ${taxId}`] : []),
+];
+
 /** The document's one page. */
 export async function drawInvoice(document: InvoiceDocument): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -74,7 +83,7 @@ export async function drawInvoice(document: InvoiceDocument): Promise<Uint8Array
   sheet.next(2);
   for (const [label, lines] of [
     ['Seller', [document.seller.name, document.seller.address, `Tax id ${document.seller.taxId}`]],
-    ['Buyer', [document.buyer.name, document.buyer.email]],
+    ['Buyer', buyerLines(document.buyer)],
   ] as const) {
     sheet.text(label, { bold: true });
     sheet.next();

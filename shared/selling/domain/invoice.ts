@@ -14,6 +14,10 @@ export type { Seller } from './pricing-schemas.ts';
 export interface Buyer {
   name: string;
   email: string;
+  /** A business buyer's billing details, as the order keeps them (checkout-body.ts `BillingBody`). */
+  company?: string;
+  taxId?: string;
+  address?: string;
 }
 
 export const DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;

@@ -145,6 +145,7 @@ export function toStaffOrder(
   };
   if (order.amounts) shown.amounts = order.amounts;
   if (order.promo) shown.promoCode = order.promo.code;
+  if (order.billing) shown.billing = order.billing;
   const shipping = orderShipping(order);
   if (shipping) shown.shipping = shipping;
   if (tickets)

@@ -64,6 +64,9 @@ export const ORDER_COLUMNS = [
   'refunded',
   'promoCode',
   'invoiceNumber',
+  'billingCompany',
+  'billingTaxId',
+  'billingAddress',
 ] as const;
 
 /** What an order's row needs of its tickets: each one's type and tax, and its part of the fee's tax. */
@@ -121,6 +124,9 @@ export function orderRow(
     figure(-moved(-1)),
     order.promo?.code ?? '',
     invoiceNumber ?? '',
+    order.billing?.company ?? '',
+    order.billing?.taxId ?? '',
+    order.billing?.address ?? '',
     ...context.columns.map((column) => figure(byColumn.get(column) ?? 0)),
   ]);
 }

@@ -10,6 +10,7 @@ import {
   type Order,
 } from './order.ts';
 import { AttendeeAnswerResource, type TicketRecord } from '../../tickets/domain/ticket.ts';
+import { BillingResource } from './checkout-body.ts';
 
 export { OrderShippingResource };
 
@@ -44,6 +45,7 @@ export const OrderEntryResource = z.strictObject({
     ),
   emailAddress: z.string(),
   purchaser: z.string(),
+  billing: z.optional(BillingResource),
   affiliate: z.nullable(z.string()),
   grandTotal: z.number(),
   amounts: z
@@ -93,6 +95,7 @@ export function toOrderEntry(
     teamId: order.teamId,
   };
   if (order.amounts) entry.amounts = order.amounts;
+  if (order.billing) entry.billing = order.billing;
   if (order.promo) entry.promoCode = order.promo.code;
   const shipping = orderShipping(order);
   if (shipping) entry.shipping = shipping;

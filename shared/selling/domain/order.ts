@@ -3,6 +3,7 @@ import type { PaymentProblem } from './order-payment.ts';
 import type { OrderDispute } from './order-dispute.ts';
 import type { PromoUse, StockTake } from './reservation.ts';
 import type { ReservationAmounts } from './sale-prices.ts';
+import type { Billing } from './checkout-body.ts';
 import { PROCESS_STATE, type AttendeeAnswer, type TicketRecord } from '../../tickets/domain/ticket.ts';
 
 /**
@@ -50,6 +51,8 @@ export interface Order {
   emailAddress: string;
   /** The purchaser's name. */
   purchaser: string;
+  /** A business buyer's company, tax id and address for the invoice (checkout-body.ts `BillingBody`); absent when none was given. */
+  billing?: Billing;
   affiliate: string | null;
   /** What the buyer pays: `amounts.total` (the sum of the tickets' prices on an order written whole). */
   grandTotal: number;
@@ -246,6 +249,7 @@ export interface NewOrderFields {
   status: OrderStatus;
   emailAddress: string;
   purchaser: string;
+  billing?: Billing;
   /** The sale's lines in attendee order: its types, and the wave of the first line that names one. */
   lines: readonly { typeId: number; waveTimeId?: number | null }[];
   grandTotal: number;
@@ -259,9 +263,10 @@ export interface NewOrderFields {
  * or order-level answer (no sale asks them). Each sale adds its own part (`checkout`, `boxOffice`, `promo`).
  */
 export function newOrder(fields: NewOrderFields): Order {
-  const { at, lines, amounts, ...order } = fields;
+  const { at, lines, amounts, billing, ...order } = fields;
   return {
     ...order,
+    ...(billing ? { billing } : {}),
     created: at,
     purchasedDate: at,
     affiliate: null,

@@ -2,6 +2,7 @@ import * as z from '../../schema.ts';
 import { ReservationAmountsResource } from './sale-prices.ts';
 import { OrderDisputeResource, RefundFailureResource } from './order-dispute.ts';
 import { PaymentProblemResource } from './order-payment.ts';
+import { BillingResource } from './checkout-body.ts';
 import {
   ORDER_STATUSES,
   ORDER_TICKET_STATUSES,
@@ -40,6 +41,7 @@ export const StaffOrderResource = z.strictObject({
     purchaser: z.string(),
     name: z.optional(z.string()),
   }),
+  billing: z.optional(BillingResource),
   grandTotal: z.number(),
   amounts: z
     .optional(ReservationAmountsResource)

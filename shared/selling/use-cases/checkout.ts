@@ -79,6 +79,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
       status: 'awaiting_payment',
       emailAddress: customer.emailAddress,
       purchaser: customer.name,
+      billing: body.billing,
       lines: reservation.lines,
       grandTotal: reservation.amounts.total,
       amounts: reservation.amounts,

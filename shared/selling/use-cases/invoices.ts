@@ -90,7 +90,7 @@ async function invoiceDraft(order: Order, event: Event, types: TicketType[]): Pr
     orderId: order.id,
     currency,
     seller: event.seller ?? stageSeller(),
-    buyer: { name: order.purchaser, email: order.emailAddress },
+    buyer: { name: order.purchaser, email: order.emailAddress, ...order.billing },
     lines: invoiceLines({
       currency,
       tickets: [...tickets.values()] as SoldTicket[],

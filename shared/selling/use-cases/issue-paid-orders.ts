@@ -4,7 +4,7 @@ import { logger } from '../../logger.ts';
 import { publishRecorded } from '../../services/metrics.ts';
 import { inTurns } from '../../in-turns.ts';
 import { issuePaidOrder } from './checkout-payment.ts';
-import { invoicePaidOrders } from './invoices.ts';
+import { invoiceOrFileDue } from './invoices-due.ts';
 
 /**
  * Orders one invocation issues at once. A batch's orders are independent (each issue is conditional on its own
@@ -46,15 +46,16 @@ async function issueOne({ orderId }: PaidOrderChange): Promise<boolean> {
 
 /**
  * The batch's issued orders invoiced together (invoices.ts: one transaction per series of the seller among them, so
- * each series' counter is written once per batch, not once per order). False when that failed: the batch is retried, which
- * issues nothing twice and invoices only the orders still without an invoice.
+ * each series' counter is written once per batch, not once per order); when that fails, filed as due and numbered by
+ * the every-minute job (invoices-due.ts), so the batch is not retried for it. False only when the filing failed too:
+ * the batch is retried, which issues nothing twice and invoices only the orders still without an invoice.
  */
 async function invoiceIssued(issued: readonly PaidOrderChange[]): Promise<boolean> {
   try {
-    await invoicePaidOrders(issued.map((change) => change.orderId));
+    await invoiceOrFileDue(issued.map((change) => change.orderId));
     return true;
   } catch (error) {
-    logger.error('paid orders not invoiced: retried', {
+    logger.error('paid orders neither invoiced nor filed as due: retried', {
       orderIds: issued.map((change) => change.orderId),
       error: error as Error,
     });

@@ -21,7 +21,7 @@ import { findPromoCode } from '../data/promo-codes.ts';
 import { promoDiscount } from '../domain/promo-code.ts';
 import { issueOrderTickets, OrderLeftIssuing } from './issue-order-tickets.ts';
 import { readStaffOrder, type Caller } from './order-reads.ts';
-import { invoicePaidOrders } from './invoices.ts';
+import { invoiceOrFileDue } from './invoices-due.ts';
 import { undoSale } from './undo-sale.ts';
 
 /**
@@ -114,6 +114,7 @@ export async function sellOrder(caller: Caller, sale: BoxOfficeSaleBody): Promis
       status: 'pending',
       emailAddress: sale.buyer.emailAddress,
       purchaser: `${firstName} ${lastName}`.trim() || customer?.name || sale.buyer.emailAddress,
+      billing: sale.billing,
       lines,
       grandTotal: total,
       amounts,
@@ -172,11 +173,14 @@ async function issue(
   }
 }
 
-/** A desk sale's invoice, numbered on its own (desk sales are few); the sale stands without it when that fails (logged). */
+/**
+ * A desk sale's invoice, numbered on its own (desk sales are few); when that fails, filed as due for the every-minute
+ * job (invoices-due.ts). The sale stands either way; only a failed filing too leaves it without (logged).
+ */
 async function invoiceSale(orderId: number): Promise<void> {
   try {
-    await invoicePaidOrders([orderId]);
+    await invoiceOrFileDue([orderId]);
   } catch (error) {
-    logger.error('box-office sale not invoiced', { orderId, error: error as Error });
+    logger.error('box-office sale neither invoiced nor filed as due', { orderId, error: error as Error });
   }
 }

@@ -4,7 +4,7 @@ import type { Order } from '../domain/order.ts';
 import { oldestInStatus } from '../../lists/orders.ts';
 import { logger } from '../../logger.ts';
 import { issuePaidOrder } from './checkout-payment.ts';
-import { invoicePaidOrders } from './invoices.ts';
+import { invoiceOrFileDue } from './invoices-due.ts';
 import { stopIssuing } from './cancel-checkout.ts';
 import { undoSale } from './undo-sale.ts';
 
@@ -84,7 +84,7 @@ export async function sweepStuckOrders(budgetMs: number): Promise<SweepRun> {
         // The issuing consumer gave up on it (its retries spent, a poison record) or its function died.
         const status = await issuePaidOrder(order.id);
         if (status !== 'pending') run.resumed++;
-        if (status === 'active') await invoicePaidOrders([order.id]);
+        if (status === 'active') await invoiceOrFileDue([order.id]);
       }
     } catch (error) {
       logger.error('stuck order not swept', { orderId: order.id, error: error as Error });
