@@ -92,6 +92,7 @@ const OrderItem = storedSchema<Order>()(
     created: z.string(),
     purchasedDate: z.string(),
     status: z.enum(ORDER_STATUSES),
+    statusMoves: z.optional(z.number()),
     emailAddress: z.string(),
     purchaser: z.string(),
     affiliate: z.nullable(z.string()),
@@ -188,7 +189,6 @@ export async function readCheckoutAttendees(order: Order): Promise<CheckoutAtten
 
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
-  ...keys.orderStatusIndexes(order),
   entity: 'Order',
   ...withoutAttendees(order),
 });
