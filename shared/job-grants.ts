@@ -16,7 +16,8 @@ export interface TableGrant {
  */
 export const jobs = {
   // Webhook deliveries, and the changed tickets' list entries, positions and search entries (BatchWriteItem, the blocks'
-  // conditional UpdateItem and its GetItem when a mark moved: shared/lists/list-catch-up.ts).
+  // conditional UpdateItem and its GetItem when a mark moved: shared/lists/list-catch-up.ts); the orders' list and
+  // status entries their writers did not put (BatchGetItem, PutItem: shared/selling/data/order-list-entries.ts).
   'ticket-changes': { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'] },
   dispatch: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['GSI1', 'GSI2', 'GSI3'] },
   // A paid order's issue (shared/selling/use-cases/issue-paid-orders.ts): what the webhook's row held while it issued.

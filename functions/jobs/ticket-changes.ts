@@ -4,7 +4,7 @@ import { ticketChangesJob } from '#shared/webhooks/use-cases/jobs';
 /**
  * The table stream's consumer (infra/webhooks.ts; locally bin/local/stream-poller.ts feeds it
  * the same records): ticket changes become webhook deliveries. Not a route: a job beside the
- * route handlers (README here). It first writes the changed tickets' list entries, positions and search entries (shared/lists/README.md). A change that could not be recorded is reported by its sequence
+ * route handlers (README here). It first writes the changed tickets' list entries, positions and search entries (shared/lists/README.md), and the changed orders' list entries their writers did not (shared/selling/data/order-list-entries.ts). A change that could not be recorded is reported by its sequence
  * number, and Lambda retries the batch from it (bisecting, then the on-failure queue).
  */
 /** Time kept back from the function's limit: the answer (first attempts end within their 1 s window, ticket-changes.ts in use-cases). */

@@ -81,6 +81,12 @@ export const customerKeys = {
    * read these entries and then the page's orders (shared/lists/orders.ts).
    */
   orderListEntry: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER_LISTS' }),
+  /**
+   * An order's place in the status-keyed lists (GSI4, GSI6 below), a small item beside the order moved with its status
+   * as a plain write after the status's transaction: in no index itself, the order item costs 2 units a transactional
+   * write, not 10 (shared/lists/README.md "A paid order's write units").
+   */
+  orderStatusEntry: (id: number): Key => ({ PK: `ORDER#${id}`, SK: 'ORDER_STATUS' }),
   /** GSI1 a customer's orders, GSI2 a customer's orders of one event; both sorted by purchase time. */
   customerOrders: (customerId: number) => on('GSI1', `CUSTOMER_ORDERS#${customerId}`),
   customerEventOrders: (customerId: number, eventId: number) =>
@@ -101,7 +107,7 @@ export const customerKeys = {
     on('GSI4', `EVENT_STATUS_ORDERS#${eventId}#${status}#${shard}`),
   allOrders: (shard: number) => on('GSI5', `ALL_ORDERS#${shard}`),
   statusOrders: (status: string, shard: number) => on('GSI6', `STATUS_ORDERS#${status}#${shard}`),
-  /** The index places of an order that move with its status (GSI4, GSI6). */
+  /** The index places of an order's status entry, which move with the order's status (GSI4, GSI6). */
   orderStatusIndexes: (order: { id: number; eventId: number; status: string; purchasedDate: string }) =>
     placedIn(
       [

@@ -59,27 +59,26 @@ const bounds = ({ from, to }: PurchaseRange) => ({
 });
 
 /**
- * An order list's index items read as their orders: the status lists (GSI4, GSI6) hold the order item itself, the
- * other lists its list entry (orders.ts `orderListEntryItem`), whose page of orders is one BatchGetItem (an entry
- * whose order is gone is left out). `keepListed` judges the index item as read; `keep` the order, after its read.
+ * An order list's index items, its orders' entries (order-list-entries.ts: the list entry, or in a status list the
+ * status entry), read as their orders: a page's orders are one BatchGetItem (an entry whose order is gone is left
+ * out). `keepListed` judges the entry as read; `keep` the order, after its read. A status list keeps an order only in
+ * the status it lists: its entry may lag the order for the moment between the order's transaction and the entry's
+ * write, and the walk then goes on past it (never a short page), as the order is listed under its new status.
  */
 function ordersOf(
-  entries: boolean,
   { keepListed, keep }: Pick<OrderWalk, 'keepListed' | 'keep'>,
+  status: string | undefined,
 ): Pick<WalkOptions, 'keep' | 'confirm' | 'confirmFilters'> {
-  const listed = keepListed && ((item: Record<string, unknown>) => keepListed(listedOrder(item)));
-  if (!entries) {
-    if (!listed && !keep) return {};
-    return { keep: (item) => (!listed || listed(item)) && (!keep || keep(fromItem(item))) };
-  }
+  const kept = (order: Order) => (status === undefined || order.status === status) && (!keep || keep(order));
   return {
-    keep: listed,
+    keep: keepListed && ((item: Record<string, unknown>) => keepListed(listedOrder(item))),
+    // A lagging entry is rare (a write's moment): the walk reads on past it without reading in chunks for it.
     confirmFilters: keep !== undefined,
     confirm: async (batch) => {
       const orders = await batchGet(batch.map(({ item }) => keys.order(listedOrderId(item))));
       return batch.flatMap((entry, i) => {
         const order = orders[i];
-        return order && (!keep || keep(fromItem(order))) ? [{ sort: entry.sort, item: order }] : [];
+        return order && kept(fromItem(order)) ? [{ sort: entry.sort, item: order }] : [];
       });
     },
   };
@@ -88,14 +87,14 @@ function ordersOf(
 async function walkOrders(
   sources: WalkSource[],
   walk: OrderWalk & Pick<WalkOptions, 'confirm'>,
-  entries: boolean,
+  status?: string,
 ): Promise<OrderWalkRead> {
   const read = await walkMerged(sources, {
     need: walk.need,
     budget: PORTAL_READ_BUDGET,
     descending: true,
     after: walk.after,
-    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(entries, walk)),
+    ...(walk.confirm ? { confirm: walk.confirm } : ordersOf(walk, status)),
   });
   return {
     orders: read.items.map(({ sort, item }) => ({ sort, order: fromItem(item) })),
@@ -117,7 +116,6 @@ export function walkCustomerOrders(
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(range) })),
     walk,
-    true,
   );
 }
 
@@ -136,7 +134,7 @@ export function walkStaffOrders(filter: StaffOrderPartitions, walk: OrderWalk): 
   return walkOrders(
     partitions.map((partition) => ({ partition, ...bounds(filter) })),
     walk,
-    status === undefined,
+    status,
   );
 }
 
@@ -161,13 +159,13 @@ export function walkDisputedOrders(
         return batch.flatMap((entry, i) => (orders[i] ? [{ sort: entry.sort, item: orders[i] }] : []));
       },
     },
-    false,
   );
 }
 
 /**
- * Every event's orders in one status purchased at or before `before`, oldest first (GSI6's shards merged): at most
- * `need` that `keep` keeps, within `budget` index items, each Query with a Limit (the stuck orders' sweep,
+ * Every event's orders in one status purchased at or before `before`, oldest first (GSI6's shards merged, their
+ * status entries read as their orders, each judged in the status as read): at most `need` that `keep` keeps, within
+ * `budget` index items, each Query with a Limit (the stuck orders' sweep,
  * shared/selling/use-cases/sweep-stuck-orders.ts). Never a partition read to its end.
  */
 export async function oldestInStatus(
@@ -178,7 +176,7 @@ export async function oldestInStatus(
   const high = keys.timeSortBound(before, 'last');
   const read = await walkMerged(
     Array.from({ length: ORDER_SHARDS }, (_, shard) => ({ partition: keys.statusOrders(status, shard), high })),
-    { need, budget, keep: (item) => keep(fromItem(item)) },
+    { need, budget, ...ordersOf({ keep }, status) },
   );
   return read.items.map(({ item }) => fromItem(item));
 }

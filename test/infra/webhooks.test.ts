@@ -88,8 +88,10 @@ describe('the table stream', () => {
     }
   });
 
-  it("is mapped to the consumer alone: the ticket record's and the event item's changes only (WEBHOOK_CHANGE_FILTER), from the trim horizon, up to 100 within 1 s, 4 batches per shard", () => {
+  it("is mapped to the consumer alone: the ticket record's, the event item's and the order item's changes only (WEBHOOK_CHANGE_FILTER), from the trim horizon, up to 100 within 1 s, 4 batches per shard", () => {
     const dev = stages.dev;
+    // The order item's records catch up its list entries (shared/selling/data/order-list-entries.ts); nothing else.
+    expect(WEBHOOK_CHANGE_FILTER.dynamodb.Keys.SK.S).toEqual(['TICKET', 'EVENT', 'ORDER']);
     expect(mapping(dev)).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [dev.ids.table, 'StreamArn'] },
       FunctionName: { Ref: dev.ids.ticketChanges },

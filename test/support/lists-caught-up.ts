@@ -1,4 +1,4 @@
-import { catchUpTickets } from '#shared/webhooks/use-cases/jobs';
+import { catchUpOrders, catchUpTickets } from '#shared/webhooks/use-cases/jobs';
 import { runAs } from '../../bin/local/invoke.ts';
 
 /**
@@ -13,3 +13,10 @@ export const listsCaughtUp = (tickets: readonly (number | { id: number })[]): Pr
   runAs('ticket-changes', () =>
     catchUpTickets(tickets.map((ticket) => (typeof ticket === 'number' ? ticket : ticket.id))),
   );
+
+/**
+ * The same consumer's step for orders: their list entries caught up with them (shared/selling/data/order-list-entries.ts),
+ * which their writers put after the order's transaction; what the consumer does for a writer that stopped in between.
+ */
+export const ordersCaughtUp = (orderIds: readonly number[]): Promise<void> =>
+  runAs('ticket-changes', () => catchUpOrders(orderIds));

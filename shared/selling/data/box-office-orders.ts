@@ -8,6 +8,7 @@ import { ORDER_STATUS, orderStatusMoveActions, sameLength } from './order-status
 import { holdAction, releaseAction, shortTake } from './stock.ts';
 import { PROMO_USE, promoGiveBackAction, promoUseAction } from './holds.ts';
 import { newOrderActions } from './orders.ts';
+import { orderEntriesCaughtUp } from './order-list-entries.ts';
 import type { LinkedEvent } from '../../portal/data/customer-events.ts';
 
 /** The status a failed box-office sale ends in (shared/selling/use-cases/undo-sale.ts says why this one). */
@@ -23,6 +24,7 @@ export async function commitHeldOrder(order: Order, event: LinkedEvent, takes: r
   const use = order.promo ? [promoUseAction(order.promo)] : [];
   try {
     await transactWrite([...takes.map(holdAction), ...use, ...newOrderActions(order, event)]);
+    await orderEntriesCaughtUp([order.id]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled && (shortTake(error, takes) || error.conditionFailed(PROMO_USE)))
@@ -78,6 +80,7 @@ export async function closeFailedSale(
   try {
     const giveBack = order.promo ? [promoGiveBackAction(order.promo)] : [];
     await transactWrite([...move, ...releases.map(releaseAction), ...giveBack]);
+    await orderEntriesCaughtUp([order.id]);
     return true;
   } catch (error) {
     if (error instanceof TransactionCancelled && error.conditionFailed(ORDER_STATUS)) return false;

@@ -92,6 +92,7 @@ const OrderItem = storedSchema<Order>()(
     created: z.string(),
     purchasedDate: z.string(),
     status: z.enum(ORDER_STATUSES),
+    statusMoves: z.optional(z.number()),
     emailAddress: z.string(),
     purchaser: z.string(),
     billing: z.optional(
@@ -191,7 +192,6 @@ export async function readCheckoutAttendees(order: Order): Promise<CheckoutAtten
 
 export const orderItem = (order: Order) => ({
   ...keys.order(order.id),
-  ...keys.orderStatusIndexes(order),
   entity: 'Order',
   ...withoutAttendees(order),
 });

@@ -2,11 +2,12 @@ import type { Order } from '../domain/order.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
 import { orderCountItems } from './order-count-shards.ts';
+import { orderEntriesCaughtUp } from './order-list-entries.ts';
 
 /**
  * The staff's order counts (keys.ts `eventOrderCounts`, `allOrderCounts`: `n`, `s#<status>`) and the one write
- * that moves an order's status: the order (its status-keyed index places with it) and both counts in one
- * transaction, conditional on the status it leaves, so the counts cannot drift from the orders. Both counts are
+ * that moves an order's status: the order and both counts in one transaction (its status entry follows it, a plain
+ * write once it answered: order-list-entries.ts `orderEntriesCaughtUp`), conditional on the status it leaves, so the counts cannot drift from the orders. Both counts are
  * sharded by the order (order-count-shards.ts: which items, and the arithmetic against the transaction ceiling).
  */
 
@@ -80,8 +81,7 @@ export function orderStatusMoveActions(
   { SET = {}, APPEND = {} }: OrderMoveWrites,
   also?: OrderCondition,
 ) {
-  const places = keys.orderStatusIndexes({ ...before, status: after.status });
-  const attributes = { ...places, ...SET, status: after.status };
+  const attributes = { ...SET, status: after.status };
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':from': before.status };
   const sets = Object.entries(attributes).map(([name, value], i) => {
@@ -96,6 +96,11 @@ export function orderStatusMoveActions(
     sets.push(`#l${i} = list_append(if_not_exists(#l${i}, :none), :l${i})`);
   }
   if (appended.length) values[':none'] = [];
+  // Counted, so that its status entry is written in the moves' order (order-list-entries.ts).
+  names['#moves'] = 'statusMoves';
+  values[':zero'] = 0;
+  values[':one'] = 1;
+  sets.push('#moves = if_not_exists(#moves, :zero) + :one');
   names['#status'] = 'status';
   return [
     labelled(ORDER_STATUS, {
@@ -129,4 +134,5 @@ export async function moveOrderStatus(
       throw new OrderStatusMoved(before.id);
     throw error;
   }
+  await orderEntriesCaughtUp([before.id]);
 }

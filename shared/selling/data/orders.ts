@@ -5,14 +5,14 @@ import type { PromoUse, StockTake } from '../domain/reservation.ts';
 import { db, tableName, transactWrite } from '../../data/client.ts';
 import { customerEventLink, type LinkedEvent } from '../../portal/data/customer-events.ts';
 import { attendeesPut, fromItem, orderItem } from './order-items.ts';
-import { orderListEntryItem } from './order-list-entries.ts';
+import { orderEntriesCaughtUp } from './order-list-entries.ts';
 import { keys } from '../../data/keys.ts';
 import { orderStatusMoveActions, staffCountMoves, type OrderCondition } from './order-status.ts';
 
 /**
- * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), on the status-keyed GSI4 and GSI6, and
- * its list entry `ORDER#<id>` / `ORDER_LISTS` on GSI1 `CUSTOMER_ORDERS#<customerId>`, GSI2
- * `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`, GSI3 and GSI5 (keys.ts), all sorted by
+ * Orders: `ORDER#<id>` / `ORDER` (sequence `ORDER`), in no index, its status entry `ORDER#<id>` / `ORDER_STATUS` on the
+ * status-keyed GSI4 and GSI6, and its list entry `ORDER#<id>` / `ORDER_LISTS` on GSI1 `CUSTOMER_ORDERS#<customerId>`,
+ * GSI2 `CUSTOMER_EVENT_ORDERS#<customerId>#<eventId>`, GSI3 and GSI5 (keys.ts, order-list-entries.ts), all sorted by
  * `<purchasedDate>#<id:10>`, so a customer's orders (of an event) in a purchase-date range are
  * one key condition, newest first when read backwards.
  *
@@ -42,12 +42,15 @@ function countOrder(order: Order) {
 /** One transaction: the order (new), the customer's link to its event, the customer's counts and the staff's (order-staff.ts). */
 export async function commitNewOrder(order: Order, event: LinkedEvent): Promise<void> {
   await transactWrite(newOrderActions(order, event));
+  await orderEntriesCaughtUp([order.id]);
 }
 
-/** The new order's actions, for a caller writing them in a transaction of its own (the checkout's). */
+/**
+ * The new order's actions, for a caller writing them in a transaction of its own (the checkout's), who then writes its
+ * list entries (order-list-entries.ts `orderEntriesCaughtUp`).
+ */
 export const newOrderActions = (order: Order, event: LinkedEvent) => [
   { Put: { TableName: tableName(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(PK)' } },
-  { Put: { TableName: tableName(), Item: orderListEntryItem(order) } },
   ...customerActions(order, event),
   ...staffCountMoves(order, { n: 1, [`s#${order.status}`]: 1 }),
   ...(order.checkout?.attendees ? [attendeesPut(order.id, order.checkout.attendees)] : []),

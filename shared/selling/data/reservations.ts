@@ -23,6 +23,7 @@ import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { dueKey, filedAt, refileDue } from './reservation-due.ts';
 import { SaleAmountsItem } from './order-items.ts';
 import { orderStatusMoveActions } from './order-status.ts';
+import { orderEntriesCaughtUp } from './order-list-entries.ts';
 import { getOrder } from './orders.ts';
 import { holdAction, JOINED, releaseAction, StockTakeItem } from './stock.ts';
 
@@ -162,7 +163,7 @@ export async function releaseHold(
   reason: 'released' | 'lapsed',
   at: Date,
 ): Promise<Reservation | undefined> {
-  return readDecideWrite({
+  const ended = await readDecideWrite<Reservation | undefined, Reservation | undefined>({
     subject: `Reservation ${reservationId}`,
     read: () => getReservation(reservationId),
     decide: async (reservation) => {
@@ -189,6 +190,9 @@ export async function releaseHold(
       };
     },
   });
+  // A checked-out hold's order may have moved `expired` with it: its status entry follows.
+  if (ended?.orderId) await orderEntriesCaughtUp([ended.orderId]);
+  return ended;
 }
 
 /**

@@ -48,6 +48,11 @@ export interface Order {
   created: string;
   purchasedDate: string;
   status: OrderStatus;
+  /**
+   * How many times the status moved (absent: never): what orders its status entry's writes, so a late or replayed write
+   * of an older status never moves the entry back (order-list-entries.ts `orderEntriesCaughtUp`).
+   */
+  statusMoves?: number;
   emailAddress: string;
   /** The purchaser's name. */
   purchaser: string;

@@ -3,6 +3,7 @@ import { readOrder } from '../data/order-staff.ts';
 import { readCheckoutAttendees } from '../data/order-items.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
 import { orderStatusMoveActions, sameLength } from '../data/order-status.ts';
+import { orderEntriesCaughtUp } from '../data/order-list-entries.ts';
 import { getReservation, releaseWith } from '../data/reservations.ts';
 import { releaseHeldWith } from '../data/stock.ts';
 import { readTicketRecords } from '../../tickets/data/ticket-records.ts';
@@ -36,7 +37,7 @@ import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
  */
 export async function closeUnpaid(started: Order, by: string): Promise<{ closed: Order } | { moved: Order }> {
   await cancelOrderPayment(started);
-  return readDecideWrite<Order, { closed: Order } | { moved: Order }>({
+  const ended = await readDecideWrite<Order, { closed: Order } | { moved: Order }>({
     subject: `Order ${started.id}`,
     read: async () => (await readOrder(started.id))!,
     decide: async (order) => {
@@ -51,6 +52,8 @@ export async function closeUnpaid(started: Order, by: string): Promise<{ closed:
       };
     },
   });
+  if ('closed' in ended) await orderEntriesCaughtUp([started.id]);
+  return ended;
 }
 
 /**
@@ -102,6 +105,7 @@ export async function stopIssuing(started: Order, actor: Actor, force: boolean):
     },
   });
   if ('asItIs' in ended) return ended.asItIs;
+  await orderEntriesCaughtUp([started.id]);
   return finished(
     ended.closed,
     cancelled.map((ticket) => ticket.id),

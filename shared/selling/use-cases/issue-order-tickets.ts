@@ -2,6 +2,7 @@ import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { findTicketType } from '../../events/data/events.ts';
 import { issuedTicketsActions } from '../data/orders.ts';
+import { orderEntriesCaughtUp } from '../data/order-list-entries.ts';
 import { soldFromHoldAction } from '../data/stock.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import type { Order } from '../domain/order.ts';
@@ -76,6 +77,7 @@ export async function issueOrderTickets(tickets: OrderTickets): Promise<{ order:
       ? { ...current, status: 'active', issuedTickets: { ...issued }, ticketIds }
       : { ...current, issuedTickets: { ...issued } };
   } while (waiting.length);
+  await orderEntriesCaughtUp([order.id]);
   return { order: current, issued: records };
 }
 
