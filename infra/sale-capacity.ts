@@ -96,9 +96,16 @@ export const TICKET_CHANGE_BATCH_SECONDS = 1.2;
 export const PARTITION_WRITE_UNITS = 1_000;
 
 /**
+ * The table stream's records a paid order of two tickets hands the ticket changes' consumer: each ticket's creation,
+ * and the order item's three writes (created, `pending`, `active`), whose list and status entries the consumer catches
+ * up (shared/selling/data/order-list-entries.ts).
+ */
+export const STREAM_RECORDS_PER_PAID_ORDER = 5;
+
+/**
  * Whether the ticket changes' consumer keeps pace with the sale, so the lists lag by its poll and one batch
- * (shared/lists/README.md "How long the lists lag"): the sale's ticket records a second (two a paid order, each
- * ticket's creation; with BURST_HEADROOM) against what its mapping reads, `parallelizationFactor` batches of
+ * (shared/lists/README.md "How long the lists lag"): the sale's records a second (STREAM_RECORDS_PER_PAID_ORDER; with
+ * BURST_HEADROOM) against what its mapping reads, `parallelizationFactor` batches of
  * `batchSize` at once per stream shard, each within TICKET_CHANGE_BATCH_SECONDS, over the shards a table warmed to
  * `warmWriteUnits` has.
  */
@@ -107,7 +114,7 @@ export function ticketChangeCapacity(
   mapping: { batchSize: number; parallelizationFactor: number },
   warmWriteUnits: number,
 ): { needed: number; shards: number; perShard: number; capacity: number } {
-  const needed = sale.events * sale.paidOrdersPerSecond * 2 * BURST_HEADROOM;
+  const needed = sale.events * sale.paidOrdersPerSecond * STREAM_RECORDS_PER_PAID_ORDER * BURST_HEADROOM;
   const shards = Math.floor(warmWriteUnits / PARTITION_WRITE_UNITS);
   const perShard = (mapping.batchSize * mapping.parallelizationFactor) / TICKET_CHANGE_BATCH_SECONDS;
   return { needed, shards, perShard, capacity: shards * perShard };

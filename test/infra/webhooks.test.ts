@@ -114,11 +114,12 @@ describe('the table stream', () => {
       { batchSize: BatchSize, parallelizationFactor: ParallelizationFactor },
       warm.WriteUnitsPerSecond,
     );
-    // Two events × 300 paid orders × 2 tickets, twice for the burst: 2,400 ticket records a second.
-    expect(pace.needed).toBe(2_400);
+    // Two events × 300 paid orders × (2 tickets + the order's 3 writes), twice for the burst: 6,000 records a second.
+    expect(pace.needed).toBe(6_000);
     expect(pace.capacity).toBeGreaterThanOrEqual(pace.needed);
-    // Each shard's share stays under what one shard's 4 batches of 100 take within a second.
-    expect(pace.needed / pace.shards).toBeLessThan(pace.perShard / 10);
+    // Each shard's share stays under an eighth of what its 4 batches of 100 take in TICKET_CHANGE_BATCH_SECONDS: that
+    // time is an estimate, and a batch slower by as much, or keys hashed unevenly over the shards, still keep pace.
+    expect(pace.needed / pace.shards).toBeLessThan(pace.perShard / 8);
   });
 
   it("passes an event's creation, edits and deletion (the event.* webhook types) and a ticket's changes, nothing else", () => {
