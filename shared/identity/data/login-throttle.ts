@@ -52,7 +52,7 @@ export type Reserved = { reserved: true; reservation: Reservation } | { reserved
  * Reserves one attempt against a subject BEFORE the password is checked: one conditional
  * UpdateItem that adds 1 only while the subject is not locked out and its window holds
  * fewer than `limit` attempts. Racing requests cannot all pass a check that precedes them
- * (the old read-then-count did: 40 parallel guesses were all verified); here at most
+ * (a read then a count lets 40 parallel guesses all be verified); here at most
  * `limit` of them are. A window that has passed is started afresh (a conditional put).
  */
 export async function reserveAttempt(subject: Subject, limit: number): Promise<Reserved> {
