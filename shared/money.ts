@@ -282,7 +282,7 @@ export function proportionOf(minor: number, part: number, whole: number, currenc
 
 /**
  * An amount as a mail or a page writes it: the code, then the amount with its currency's decimals (`JPY 1000`,
- * `EUR 12.50`, `KWD 1.500`); without a currency (an order of an event that has none) two decimals, as before.
+ * `EUR 12.50`, `KWD 1.500`); without a currency (an order of an event that has none) two decimals.
  */
 export const formatAmount = (amount: number, currency: string | null | undefined): string =>
   currency ? `${currency.toUpperCase()} ${amount.toFixed(currencyExponent(currency))}` : amount.toFixed(2);

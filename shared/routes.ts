@@ -42,9 +42,9 @@ const table = [
   { method: 'GET', path: '/auth/me2', handler: 'auth/me2', auth: admin(), uses: { table: ['GetItem'] }, successor: '/auth/me' },
   { method: 'POST', path: '/auth/refresh', handler: 'auth/refresh', auth: admin(), uses: { table: ['GetItem'], signingKey: true } },
   // Legacy login upgrades old (bcrypt) hashes to scrypt, hence its writes to administrators.
-  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/login', handler: 'auth/legacy-login', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.administrators], signingKey: true } , throttled: true },
   { method: 'POST', path: '/auth/legacy/logout', handler: 'auth/legacy-logout', auth: signOut, uses: { table: ['GetItem', 'UpdateItem'] } },
-  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] } , throttled: true },
+  { method: 'POST', path: '/auth/legacy/change-password', handler: 'auth/legacy-change-password', auth: admin(), uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] } , throttled: true },
   { method: 'POST', path: '/auth/legacy/forgot-password', handler: 'auth/legacy-forgot-password', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'DeleteItem'], indexes: ['GSI2'], tableWrites: [P.rateWindows, P.resetTokens], email: true } , throttled: true },
   { method: 'POST', path: '/auth/legacy/reset-password', handler: 'auth/legacy-reset-password', auth: publicRoute, uses: { table: ['GetItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.resetTokens, P.administrators] } },
 
@@ -136,7 +136,7 @@ const table = [
   // Customer account (the portal). Every customer row answers only the caller's own data.
   // Identity: login against the customers' pool (public), account creation by an
   // administrator who manages customers, the account itself, and mail to its owner.
-  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
+  { method: 'PUT', path: '/my-account', handler: 'my-account/login', auth: publicRoute, uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'], tableWrites: [P.rateWindows, P.logKey, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'sign-in', signingKey: true } , throttled: true },
   { method: 'POST', path: '/my-account', handler: 'my-account/create', auth: admin('customers:manage'), uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI2'], customerIdentity: 'manage-users', email: true } },
   // Ours: the public sign-up, the same answer whether or not the address has an account (the OpenAPI description).
   { method: 'POST', path: '/my-account/sign-up', handler: 'my-account/sign-up', auth: publicRoute, uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], tableWrites: [P.rateWindows, P.customerSequence, P.customers, P.customerEmails, P.emailVerifications], customerIdentity: 'manage-users', email: true }, throttled: true },

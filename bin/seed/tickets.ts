@@ -107,7 +107,7 @@ export async function seedDemoEvents(scannerId: number, organiserId = scannerId)
 
   await changeTicketStates(halves[0]!.id, { processState: PROCESS_STATE.cancelled }, { kind: 'system' });
   for (const ticket of tenK.slice(0, 3)) await checkIn(ticket.id, { adminId: scannerId });
-  await checkIn(passes[0]!.id, { adminId: scannerId, eventId: nightRun.id });
+  await checkIn(passes[0]!.id, { adminId: scannerId, event: nightRun.id });
   await seedBibsAndEdits(open);
   return {
     events: [marathon, nightRun],

@@ -5,14 +5,8 @@ import { route } from '#shared/http/route';
 import { listOlderTickets } from '#shared/tickets/use-cases/older-ticket-list';
 
 /** The older list for integrations: filters on keys, expansions, the update-time sync (the OpenAPI description of GET /ticket). */
-export const handler = route('GET /ticket', { query: OlderTicketListQuery }, async ({ query, caller }) => {
-  const { _include, _limit, _offset, _cursor, ...filters } = query;
-  return cursorPaged(
-    await listOlderTickets(
-      { ...filters, include: _include, limit: _limit, offset: _offset, cursor: _cursor },
-      caller.eventScope,
-    ),
-  );
-});
+export const handler = route('GET /ticket', { query: OlderTicketListQuery }, async ({ query, caller }) =>
+  cursorPaged(await listOlderTickets(query, caller.eventScope)),
+);
 
 export const answer = () => CursorPageAnswer(ListedTicketResource);

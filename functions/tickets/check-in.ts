@@ -12,7 +12,7 @@ export const handler = route(
   async ({ path, query, caller, idempotency }) =>
     dataOnly(
       await checkIn(path.id, {
-        eventId: query.event,
+        ...query,
         adminId: caller.id,
         eventScope: caller.eventScope,
         idempotency,

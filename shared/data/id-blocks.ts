@@ -14,7 +14,7 @@
  * reservations 2,000 ids a second, tickets 1,200, orders at least 600 (checkouts left unpaid take one too). One
  * UpdateItem per 100 ids keeps each sequence at ≤ 20 writes a second for the stage (a sequence item takes 1,000),
  * plus one per container's first id after it starts. A sequence not named here is taken at staff or sign-up rates
- * and draws one id per call, as before: its ids stay dense and in creation order.
+ * and draws one id per call: its ids stay dense and in creation order.
  */
 export const ID_BLOCK_SIZES: Readonly<Record<string, number>> = { RESERVATION: 100, TICKET: 100, ORDER: 100 };
 

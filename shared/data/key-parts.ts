@@ -32,7 +32,7 @@ export const INDEX_SHARDS = {
   eventTickets: 2,
   /**
    * GSI3 `EVENT_ORDERS#<event>`: on the order's list entry, written once at its creation (order-list-entries.ts), so
-   * 300 × 2 = 600 WU/s: one partition (1,800 when the order item itself was listed, rewritten by each status move).
+   * 300 × 2 = 600 WU/s: one partition (1,800 if the order item itself were listed, rewritten by each status move).
    */
   eventOrders: 1,
   /** GSI4 `EVENT_STATUS_ORDERS#<event>#<status>`: `awaiting_payment` and `pending` 1,200 WU/s each (an order moves in and out) → 600. */

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors.ts';
 import { matchesSearch, MIN_SEARCH_WORD, searchKeyOf, searchWords, type SearchKey } from './search-tokens.ts';
 import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import type { OlderTicketInclude } from '../tickets/domain/older-ticket-view.ts';
+import type { OlderTicketFilters } from '../tickets/domain/older-ticket-query.ts';
 
 /**
  * `GET /ticket` (the older list for integrations), pure: which filter bounds the read
@@ -22,19 +23,8 @@ export const MAX_SCOPE_SYNC_EVENTS = 4;
 /** `waivers` costs five reads per ticket (as GET /tickets/{id}/waivers: 2 GetItems, 3 Queries): allowed only on pages this small. */
 export const MAX_WAIVER_PAGE = 25;
 
-/** The filters (AND); instants are ISO-8601 UTC, ranges inclusive. */
-export interface OlderTicketFilters {
-  orderId?: number;
-  eventId?: number;
-  typeId?: number;
-  customerId?: number;
-  barcode?: string;
-  search?: string;
-  purchasedFrom?: string;
-  purchasedTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-}
+/** The filters (AND), as `GET /ticket`'s query gives them. */
+export type { OlderTicketFilters };
 
 /** What serves the read, most selective first. `updates` is the incremental sync (every ticket by update time). */
 export type ServingIndex =

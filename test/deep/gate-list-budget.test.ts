@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_UPDATE_SHARDS } from '#shared/tickets/data/ticket-records';
-import type { GateListEntry } from '#shared/gate/domain/gate';
-import { CHANGES_BUDGET, gateList, type GateListPage } from '#shared/gate/use-cases/gate-list';
+import type { GateListEntry, GateListPage } from '#shared/gate/domain/gate';
+import { CHANGES_BUDGET, gateList } from '#shared/gate/use-cases/gate-list';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { call } from '../support/api.ts';
 import { countReads, type DynamoReads } from '../support/dynamo-reads.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { putDelivery, type StoredDelivery } from '#shared/webhooks/data/webhooks';
 import { pingMessage } from '#shared/webhooks/domain/webhook-messages';
-import { deliveryTime, newDelivery } from '#shared/webhooks/use-cases/deliveries';
+import { newDelivery } from '#shared/webhooks/use-cases/deliveries';
+import { deliveryTime } from '#shared/webhooks/domain/delivery-times';
 import { inTurns } from '#shared/in-turns';
 import { handler as dispatcher } from '../../functions/jobs/dispatch.ts';
 import { call } from '../support/api.ts';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
-import { seedEvent } from '../support/factories/tickets.ts';
-import { newAddress } from '../support/mail.ts';
+import { deskSale, taxedEvent } from '../support/desk-sales.ts';
+import { addPromoCode } from '../support/promo-codes.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { useStripeStandIn } from '../support/stripe.ts';
@@ -27,36 +27,17 @@ beforeAll(async () => {
 });
 
 /** A USD event: a runner with 8.875 % of sales tax added, kids with 10 % included, a 1.50 fee with 10 % tax added. */
-const taxedEvent = () =>
-  seedEvent({
-    published: true,
-    questions: [],
+const usdEvent = () =>
+  taxedEvent({
     currency: 'USD',
-    bookingFee: { perTicket: 1.5 },
+    feePerTicket: 1.5,
     feeTax: { name: 'Sales tax', rate: 10, inclusive: false },
-    ticketTypes: [
-      { name: 'Runner', price: 100, total: 50, tax: { name: 'Sales tax', rate: 8.875, inclusive: false } },
-      { name: 'Kids', price: 33.33, total: 50, tax: { name: 'VAT', rate: 10, inclusive: true } },
-    ],
+    runner: { price: 100, tax: { name: 'Sales tax', rate: 8.875, inclusive: false } },
+    kids: { price: 33.33, tax: { name: 'VAT', rate: 10, inclusive: true } },
   });
 
-async function sell(event: CreatedEvent, quantities: number[], promoCode?: string) {
-  const lines = quantities.flatMap((quantity, n) => (quantity ? [{ typeId: event.ticketTypes[n]!.id, quantity }] : []));
-  const count = quantities.reduce((sum, quantity) => sum + quantity, 0);
-  const sold = await call('POST', ORDERS, {
-    token: staff,
-    body: {
-      eventId: event.id,
-      lines,
-      payment: { method: 'cash' },
-      buyer: { emailAddress: newAddress('figures'), firstName: 'Ada', lastName: 'Lovelace' },
-      attendees: Array.from({ length: count }, (_, n) => ({ firstName: `A${n}`, lastName: 'L', email: 'a@b.co' })),
-      ...(promoCode ? { promoCode } : {}),
-    },
-  });
-  expect(sold.status, sold.raw).toBe(201);
-  return sold.body.data as Order;
-}
+const sell = async (event: CreatedEvent, quantities: number[], promoCode?: string): Promise<Order> =>
+  deskSale(staff, event, quantities, promoCode ? { promoCode } : {});
 
 interface Order {
   id: string;
@@ -76,13 +57,9 @@ async function figures(eventId: number, token = staff) {
 
 describe("an event's sales figures", () => {
   it("equal the orders' own amounts after a taxed, fee'd, discounted sale, and lose exactly a part's cancel", async () => {
-    const event = await taxedEvent();
-    const code = await call('POST', `/api/v2/events/${event.id}/promo-codes`, {
-      token: staff,
-      body: { code: `F${randomUUID().slice(0, 8)}`, percentOff: 15 },
-    });
-    expect(code.status, code.raw).toBe(201);
-    const orders = [await sell(event, [2, 3], code.body.data.code), await sell(event, [1, 0])];
+    const event = await usdEvent();
+    const code = await addPromoCode(event.id, { percentOff: 15 }, staff);
+    const orders = [await sell(event, [2, 3], code.code), await sell(event, [1, 0])];
     const sums = (pick: (order: Order) => number) => total(orders.map(pick));
 
     const before = await figures(event.id);
@@ -157,7 +134,7 @@ describe("an event's sales figures", () => {
   });
 
   it("move by the difference when staff edit a sold ticket's price, its place kept", async () => {
-    const event = await taxedEvent();
+    const event = await usdEvent();
     const [ticket] = (await sell(event, [1, 0])).tickets;
     const before = (await figures(event.id)).totals;
     const edited = await call('PATCH', `/api/v2/tickets/${ticket!.id}`, {
@@ -170,7 +147,7 @@ describe("an event's sales figures", () => {
   });
 
   it('follow a ticket transferred to another type: its figures leave one type and join the other, the totals kept', async () => {
-    const event = await taxedEvent();
+    const event = await usdEvent();
     const [ticket] = (await sell(event, [1, 0])).tickets;
     const before = await figures(event.id);
     const moved = await call('POST', `/api/v2/tickets/${ticket!.id}/transfer`, {
@@ -186,7 +163,7 @@ describe("an event's sales figures", () => {
   });
 
   it('are 404 for an event outside the caller’s scope, as for a missing one', async () => {
-    const event = await taxedEvent();
+    const event = await usdEvent();
     const scoped = await adminToken(['orders:read'], 999_672, { eventScope: [event.id + 1_000_000] });
     const outside = await call('GET', salesOf(event.id), { token: scoped });
     expect(outside.status).toBe(404);

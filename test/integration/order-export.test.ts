@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
-import { seedEvent } from '../support/factories/tickets.ts';
+import { deskSale, taxedEvent } from '../support/desk-sales.ts';
+import { addPromoCode } from '../support/promo-codes.ts';
 import { newAddress } from '../support/mail.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -53,36 +54,17 @@ function parseCsv(text: string): string[][] {
 }
 
 /** EUR: runners with 21 % VAT included, kids with 9 %, a booking fee of 1 with 21 % VAT included. */
-const taxedEvent = () =>
-  seedEvent({
-    published: true,
-    questions: [],
+const eurEvent = () =>
+  taxedEvent({
     currency: 'EUR',
-    bookingFee: { perTicket: 1 },
+    feePerTicket: 1,
     feeTax: { name: 'VAT', rate: 21, inclusive: true },
-    ticketTypes: [
-      { name: 'Runner', price: 30, total: 50, tax: { name: 'VAT', rate: 21, inclusive: true } },
-      { name: 'Kids', price: 12.5, total: 50, tax: { name: 'VAT', rate: 9, inclusive: true } },
-    ],
+    runner: { price: 30, tax: { name: 'VAT', rate: 21, inclusive: true } },
+    kids: { price: 12.5, tax: { name: 'VAT', rate: 9, inclusive: true } },
   });
 
-async function sell(event: CreatedEvent, quantities: number[], extra: Record<string, unknown> = {}) {
-  const lines = quantities.flatMap((quantity, n) => (quantity ? [{ typeId: event.ticketTypes[n]!.id, quantity }] : []));
-  const count = quantities.reduce((sum, quantity) => sum + quantity, 0);
-  const sold = await call('POST', ORDERS, {
-    token: staff,
-    body: {
-      eventId: event.id,
-      lines,
-      payment: { method: 'cash' },
-      buyer: { emailAddress: newAddress('export'), firstName: 'Ada', lastName: 'Lovelace' },
-      attendees: Array.from({ length: count }, (_, n) => ({ firstName: `A${n}`, lastName: 'L', email: 'a@b.co' })),
-      ...extra,
-    },
-  });
-  expect(sold.status, sold.raw).toBe(201);
-  return sold.body.data;
-}
+const sell = (event: CreatedEvent, quantities: number[], extra: Record<string, unknown> = {}) =>
+  deskSale(staff, event, quantities, extra);
 
 async function exported(eventId: number, query = '') {
   const answer = await call('GET', exportOf(eventId, query), { token: staff });
@@ -93,17 +75,13 @@ async function exported(eventId: number, query = '') {
 
 describe("an event's orders exported as CSV", () => {
   it('has a row per order with its amounts, payments, promo code and tax per rate, the cells safe for a spreadsheet', async () => {
-    const event = await taxedEvent();
-    const code = await call('POST', `/api/v2/events/${event.id}/promo-codes`, {
-      token: staff,
-      body: { code: `X${randomUUID().slice(0, 8)}`, percentOff: 10 },
-    });
-    expect(code.status, code.raw).toBe(201);
+    const event = await eurEvent();
+    const code = await addPromoCode(event.id, { percentOff: 10 }, staff);
     const hostile = {
       buyer: { emailAddress: newAddress('export'), firstName: '=HYPERLINK("http://x")', lastName: 'Smith, Jr.' },
     };
     const sold = [
-      await sell(event, [2, 1], { promoCode: code.body.data.code }),
+      await sell(event, [2, 1], { promoCode: code.code }),
       await sell(event, [0, 2], hostile),
       await sell(event, [1, 0]),
     ];
@@ -154,7 +132,7 @@ describe("an event's orders exported as CSV", () => {
       expect(column(row, 'invoiceNumber')).toBe(invoice.number);
     }
     const coded = rows.find((row) => row[0] === sold[0].id)!;
-    expect(column(coded, 'promoCode')).toBe(code.body.data.code);
+    expect(column(coded, 'promoCode')).toBe(code.code);
     expect(column(coded, 'paid')).toBe(sold[0].amounts.total.toFixed(2));
     expect(column(coded, 'refunded')).toBe(part.toFixed(2));
     // Kids only: all of its tax at 9 %.
@@ -166,7 +144,7 @@ describe("an event's orders exported as CSV", () => {
   });
 
   it('comes in bounded parts walked by Link rel="next", the header on the first only, every order once', async () => {
-    const event = await taxedEvent();
+    const event = await eurEvent();
     const sold = [];
     for (let n = 0; n < 5; n++) sold.push(await sell(event, [1, 0]));
     const seen: string[] = [];
@@ -187,7 +165,7 @@ describe("an event's orders exported as CSV", () => {
   });
 
   it('refuses a missing or bad event with 400, and answers 404 for another scope’s event', async () => {
-    const event = await taxedEvent();
+    const event = await eurEvent();
     expect((await call('GET', `${ORDERS}/export`, { token: staff })).status).toBe(400);
     expect((await call('GET', exportOf(event.id, '&_limit=1001'), { token: staff })).status).toBe(400);
     expect((await call('GET', exportOf(event.id, '&_cursor=nope'), { token: staff })).status).toBe(400);

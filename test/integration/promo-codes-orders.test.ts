@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/data/client';
 import { findTicketType } from '#shared/events/data/events';
@@ -10,8 +9,8 @@ import { countWrites, describeWrites } from '../support/dynamo-writes.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { clearFaults, failCalls, failures } from '../support/faults.ts';
 import { newAddress } from '../support/mail.ts';
-import { expectNeverPastMaxUses, usesOf } from '../support/promo-codes.ts';
-import { adminToken, customerToken } from '../support/tokens.ts';
+import { addPromoCode, expectNeverPastMaxUses, promoCheckout, uniqueCode, usesOf } from '../support/promo-codes.ts';
+import { adminToken } from '../support/tokens.ts';
 
 /**
  * Promo codes at the box office and on orders, over HTTP: a desk sale priced and refused as a hold is, its use taken
@@ -19,8 +18,6 @@ import { adminToken, customerToken } from '../support/tokens.ts';
  * sale's undo (the sweep's: stuck-orders.test.ts); the order's `promoCode` on the staff's and the portal's answers; `GET /orders?promoCode=`.
  */
 const ORDERS = '/api/v2/orders';
-const RESERVATIONS = '/api/v2/my-account/reservations';
-const codesOf = (eventId: number) => `/api/v2/events/${eventId}/promo-codes`;
 let staff: string;
 
 beforeAll(async () => {
@@ -37,14 +34,6 @@ const onSale = () =>
       { name: 'Kids', price: 10, total: 100 },
     ],
   });
-
-const uniqueCode = () => `C${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-
-async function addCode(eventId: number, body: Record<string, unknown>) {
-  const created = await call('POST', codesOf(eventId), { token: staff, body: { code: uniqueCode(), ...body } });
-  expect(created.status, created.raw).toBe(201);
-  return created.body.data as { id: number; eventId: number; code: string };
-}
 
 async function stockOf(typeId: number) {
   const shards = await readStock((await findTicketType(typeId))!);
@@ -68,7 +57,7 @@ const sell = (body: unknown) => call('POST', ORDERS, { token: staff, body });
 describe('a box-office sale with a promo code', () => {
   it('is priced with its discount, names the code on the order, and takes one use in its transaction', async () => {
     const event = await onSale();
-    const code = await addCode(event.id, { percentOff: 20, maxUses: 5 });
+    const code = await addPromoCode(event.id, { percentOff: 20, maxUses: 5 }, staff);
     const plain = await countWrites(() => sell(saleOf(event, 2)));
     const coded = await countWrites(() => sell(saleOf(event, 2, { promoCode: code.code.toLowerCase() })));
     expect(coded.result.status, coded.result.raw).toBe(201);
@@ -94,9 +83,13 @@ describe('a box-office sale with a promo code', () => {
   it('is refused with the hold’s reasons, writing nothing; a comp sale takes no code', async () => {
     const event = await onSale();
     const [runner, kids] = event.ticketTypes.map((type) => type.id) as [number, number];
-    const kidsOnly = await addCode(event.id, { percentOff: 5, typeIds: [kids] });
-    const once = await addCode(event.id, { amountOff: 5, maxUses: 1 });
-    const expired = await addCode(event.id, { percentOff: 5, validUntil: new Date(Date.now() - 60_000).toISOString() });
+    const kidsOnly = await addPromoCode(event.id, { percentOff: 5, typeIds: [kids] }, staff);
+    const once = await addPromoCode(event.id, { amountOff: 5, maxUses: 1 }, staff);
+    const expired = await addPromoCode(
+      event.id,
+      { percentOff: 5, validUntil: new Date(Date.now() - 60_000).toISOString() },
+      staff,
+    );
     expect((await sell(saleOf(event, 1, { promoCode: once.code }))).status).toBe(201);
     const cases: [string, string][] = [
       ['NO-SUCH-CODE', 'promo_code_invalid'],
@@ -121,7 +114,7 @@ describe('a box-office sale with a promo code', () => {
   it('never uses a code more than maxUses when 12 desks sell at once against its 4 uses', async () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
-    const code = await addCode(event.id, { percentOff: 50, maxUses: 4 });
+    const code = await addPromoCode(event.id, { percentOff: 50, maxUses: 4 }, staff);
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => sell(saleOf(event, 1, { promoCode: code.code }))),
     );
@@ -131,7 +124,7 @@ describe('a box-office sale with a promo code', () => {
 
   it('gives its use back when the sale fails half-way and is undone', async () => {
     const event = await onSale();
-    const code = await addCode(event.id, { amountOff: 5, maxUses: 1 });
+    const code = await addPromoCode(event.id, { amountOff: 5, maxUses: 1 }, staff);
     failCalls(db, {
       commands: ['TransactWriteItemsCommand'],
       when: (input) => JSON.stringify(input).includes('"#issued":"issuedTickets"'),
@@ -151,20 +144,8 @@ describe('a box-office sale with a promo code', () => {
 describe('an order’s promo code', () => {
   it('is answered on the portal’s and the staff’s order from its reservation at checkout', async () => {
     const event = await onSale();
-    const code = await addCode(event.id, { percentOff: 100 });
-    const buyer = await newCustomer();
-    const token = await customerToken(buyer.id, { email: buyer.email });
-    const held = await call('POST', RESERVATIONS, {
-      token,
-      body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[1]!.id, quantity: 1 }], promoCode: code.code },
-    });
-    expect(held.status, held.raw).toBe(201);
-    const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
-      token,
-      body: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
-      headers: { 'idempotency-key': randomUUID() },
-    });
-    expect(checkout.status, checkout.raw).toBe(201);
+    const code = await addPromoCode(event.id, { percentOff: 100 }, staff);
+    const { token, checkout } = await promoCheckout(event.id, event.ticketTypes[1]!.id, code.code);
     const orderId = checkout.body.data.order.id;
     const mine = await call('GET', '/api/v2/my-account/orders', { token });
     expect(mine.body.data.find((order: { id: string }) => order.id === orderId)).toMatchObject({
@@ -178,15 +159,15 @@ describe('GET /orders?promoCode=', () => {
   it('lists the orders priced with a code, whatever its case, in every list the filters name', async () => {
     const [event, other] = [await onSale(), await onSale()];
     const text = uniqueCode();
-    const code = await addCode(event.id, { code: text, percentOff: 10 });
-    const otherCode = await addCode(other.id, { code: text.toLowerCase(), percentOff: 10 });
+    const code = await addPromoCode(event.id, { code: text, percentOff: 10 }, staff);
+    const otherCode = await addPromoCode(other.id, { code: text.toLowerCase(), percentOff: 10 }, staff);
     const customer = await newCustomer();
     const ids = async (body: unknown) => Number((await sell(body)).body.data.id);
     const first = await ids(saleOf(event, 1, { promoCode: code.code }));
     await ids(saleOf(event, 1));
     const mine = await ids(saleOf(event, 1, { promoCode: text.toLowerCase(), customerId: customer.id }));
     const elsewhere = await ids(saleOf(other, 1, { promoCode: otherCode.code }));
-    await ids(saleOf(event, 1, { promoCode: (await addCode(event.id, { percentOff: 5 })).code }));
+    await ids(saleOf(event, 1, { promoCode: (await addPromoCode(event.id, { percentOff: 5 }, staff)).code }));
 
     const page = await getPage(`${ORDERS}?eventId=${event.id}&promoCode=${text.toLowerCase()}`, staff);
     expect(idsOf(page)).toEqual([mine, first]);

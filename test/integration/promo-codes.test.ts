@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetClock } from '#shared/clock';
 import { findTicketType } from '#shared/events/data/events';
@@ -14,11 +13,11 @@ import { lapseDueReservations } from '#shared/selling/use-cases/lapse-reservatio
 import { runAs } from '../../bin/local/invoke.ts';
 import { call } from '../support/api.ts';
 import { atTime } from '../support/clock.ts';
-import { newCustomer, unusedCustomerId } from '../support/customers.ts';
+import { unusedCustomerId } from '../support/customers.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { confirmAsBrowser, standInControl, useStripeStandIn } from '../support/stripe.ts';
-import { expectNeverPastMaxUses, usesOf } from '../support/promo-codes.ts';
+import { addPromoCode, expectNeverPastMaxUses, promoCheckout, usesOf } from '../support/promo-codes.ts';
 import { adminToken, customerToken } from '../support/tokens.ts';
 
 /**
@@ -42,15 +41,6 @@ const onSale = (overrides: Partial<NewEvent> = {}) =>
     ],
     ...overrides,
   });
-
-const uniqueCode = () => `C${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-
-async function addCode(eventId: number, body: Record<string, unknown>, token?: string) {
-  return call('POST', codesOf(eventId), {
-    token: token ?? (await adminToken()),
-    body: { code: uniqueCode(), ...body },
-  });
-}
 
 async function reserve(customerId: number, body: Record<string, unknown>) {
   return call('POST', RESERVATIONS, { token: await customerToken(customerId), body });
@@ -107,7 +97,7 @@ describe('the promo-code routes', () => {
 
   it("answers another scope's event 404 on every route, and changes nothing", async () => {
     const [mine, theirs] = [await onSale(), await onSale()];
-    const code = (await addCode(theirs.id, { percentOff: 10 })).body.data;
+    const code = await addPromoCode(theirs.id, { percentOff: 10 });
     const scoped = await adminToken(['events:read', 'events:write'], 616_161, { eventScope: [mine.id] });
     expect(
       (await call('POST', codesOf(theirs.id), { token: scoped, body: { code: 'MINE1', percentOff: 5 } })).status,
@@ -157,7 +147,7 @@ describe('a hold with a promo code', () => {
   it('prices the discount off the tickets only, names the code, and takes one use; a release gives it back', async () => {
     const event = await onSale();
     const [runner, kids] = event.ticketTypes.map((type) => type.id) as [number, number];
-    const code = (await addCode(event.id, { percentOff: 10, typeIds: [runner], maxUses: 5 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 10, typeIds: [runner], maxUses: 5 });
     const customer = unusedCustomerId();
     const held = await reserve(customer, {
       eventId: event.id,
@@ -184,7 +174,7 @@ describe('a hold with a promo code', () => {
 
   it('gives the use back when the hold lapses', async () => {
     const event = await onSale();
-    const code = (await addCode(event.id, { amountOff: 3, maxUses: 1 })).body.data;
+    const code = await addPromoCode(event.id, { amountOff: 3, maxUses: 1 });
     const start = Date.now();
     const held = await atTime(start, () =>
       reserve(unusedCustomerId(), {
@@ -209,10 +199,10 @@ describe('a hold with a promo code', () => {
     const [runner, kids] = event.ticketTypes.map((type) => type.id) as [number, number];
     const hour = 3_600_000;
     const at = (offset: number) => new Date(Date.now() + offset).toISOString();
-    const expired = (await addCode(event.id, { percentOff: 5, validUntil: at(-hour) })).body.data;
-    const early = (await addCode(event.id, { percentOff: 5, validFrom: at(hour) })).body.data;
-    const kidsOnly = (await addCode(event.id, { percentOff: 5, typeIds: [kids] })).body.data;
-    const once = (await addCode(event.id, { percentOff: 5, maxUses: 1 })).body.data;
+    const expired = await addPromoCode(event.id, { percentOff: 5, validUntil: at(-hour) });
+    const early = await addPromoCode(event.id, { percentOff: 5, validFrom: at(hour) });
+    const kidsOnly = await addPromoCode(event.id, { percentOff: 5, typeIds: [kids] });
+    const once = await addPromoCode(event.id, { percentOff: 5, maxUses: 1 });
     const line = { eventId: event.id, lines: [{ typeId: runner, quantity: 1 }] };
     expect((await reserve(unusedCustomerId(), { ...line, promoCode: once.code })).status).toBe(201);
     const cases: [string, string][] = [
@@ -233,7 +223,7 @@ describe('a hold with a promo code', () => {
     const unknown = await reserve(unusedCustomerId(), { ...line, eventId: 999_999_999, promoCode: 'NO-SUCH-CODE' });
     expect(unknown.status).toBe(400);
     // A code another event has is not this event's.
-    const other = (await addCode((await onSale()).id, { percentOff: 5 })).body.data;
+    const other = await addPromoCode((await onSale()).id, { percentOff: 5 });
     expect((await reserve(unusedCustomerId(), { ...line, promoCode: other.code })).body.reason).toBe(
       'promo_code_invalid',
     );
@@ -242,7 +232,7 @@ describe('a hold with a promo code', () => {
   it('never uses a code more than maxUses when 40 buyers race for its 7 uses', async () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
-    const code = (await addCode(event.id, { percentOff: 50, maxUses: 7 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 50, maxUses: 7 });
     const answers = await Promise.all(
       Array.from({ length: 40 }, () =>
         reserve(unusedCustomerId(), { eventId: event.id, lines: [{ typeId, quantity: 1 }], promoCode: code.code }),
@@ -255,7 +245,7 @@ describe('a hold with a promo code', () => {
 
   it('spreads the uses of a code without a limit over 64 items, each hold taking one from one of them', async () => {
     const event = await onSale();
-    const code = (await addCode(event.id, { percentOff: 5 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 5 });
     for (let n = 0; n < 3; n++)
       expect(
         (
@@ -276,19 +266,11 @@ describe('a hold with a promo code', () => {
     const event = await onSale();
     const typeId = event.ticketTypes[1]!.id;
     const token = await adminToken();
-    const code = (await addCode(event.id, { percentOff: 100, maxUses: 1 })).body.data;
-    const buyer = await newCustomer();
-    const buyerToken = await customerToken(buyer.id, { email: buyer.email });
+    const code = await addPromoCode(event.id, { percentOff: 100, maxUses: 1 });
     const line = { eventId: event.id, lines: [{ typeId, quantity: 1 }], promoCode: code.code };
-    const held = await call('POST', RESERVATIONS, { token: buyerToken, body: line });
+    const { held, checkout } = await promoCheckout(event.id, typeId, code.code);
     expect(held.body.data.amounts).toMatchObject({ tickets: 10, discount: 10, total: 0 });
     // A free order is paid at once, issued as a paid one is: the use stays taken.
-    const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
-      token: buyerToken,
-      body: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
-      headers: { 'idempotency-key': randomUUID() },
-    });
-    expect(checkout.status, checkout.raw).toBe(201);
     expect(checkout.body.data.order).toMatchObject({ status: 'pending', grandTotal: 0 });
     expect((await claimedThenIssued(checkout.body.data.order.id)).status).toBe('active');
     expect(await usesOf(code)).toBe(1);
@@ -315,19 +297,7 @@ describe("a late payment of a hold whose code's use went back", () => {
 
   /** A buyer's hold with `code`, checked out and paid with Stripe's events held back, then released by the buyer. */
   async function paidAfterRelease(eventId: number, typeId: number, code: string) {
-    const customer = await newCustomer();
-    const token = await customerToken(customer.id, { email: customer.email });
-    const held = await call('POST', RESERVATIONS, {
-      token,
-      body: { eventId, lines: [{ typeId, quantity: 1 }], promoCode: code },
-    });
-    expect(held.status, held.raw).toBe(201);
-    const checkout = await call('POST', `${RESERVATIONS}/${held.body.data.id}/checkout`, {
-      token,
-      body: { attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }] },
-      headers: { 'idempotency-key': randomUUID() },
-    });
-    expect(checkout.status, checkout.raw).toBe(201);
+    const { token, held, checkout } = await promoCheckout(eventId, typeId, code);
     const { order, payment } = checkout.body.data;
     const intent = { id: payment.clientSecret.split('_secret_')[0]!, clientSecret: payment.clientSecret };
     await standInControl(keys, 'POST', `payment_intents/${intent.id}/webhooks`, { url: relay.url, delayMs: 3_600_000 });
@@ -344,7 +314,7 @@ describe("a late payment of a hold whose code's use went back", () => {
   it('takes the use again with the tickets when it is still free', async () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
-    const code = (await addCode(event.id, { percentOff: 20, maxUses: 1 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 20, maxUses: 1 });
     const late = await paidAfterRelease(event.id, typeId, code.code);
     expect(await usesOf(code)).toBe(0);
     await late.release();
@@ -356,7 +326,7 @@ describe("a late payment of a hold whose code's use went back", () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
     // 200 uses: two shards of 100.
-    const code = (await addCode(event.id, { percentOff: 20, maxUses: 200 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 20, maxUses: 200 });
     const late = await paidAfterRelease(event.id, typeId, code.code);
     const gaveBackTo = (await getReservation(late.reservationId))!.promo!.shard;
     // Its shard's 100 uses taken by other holds meanwhile (written as they would leave it: 100 holds are slow here).
@@ -376,7 +346,7 @@ describe("a late payment of a hold whose code's use went back", () => {
   it('is refunded in full when another hold took the use meanwhile, so the code is never used past maxUses', async () => {
     const event = await onSale();
     const typeId = event.ticketTypes[0]!.id;
-    const code = (await addCode(event.id, { percentOff: 20, maxUses: 1 })).body.data;
+    const code = await addPromoCode(event.id, { percentOff: 20, maxUses: 1 });
     const late = await paidAfterRelease(event.id, typeId, code.code);
     const other = await reserve(unusedCustomerId(), {
       eventId: event.id,

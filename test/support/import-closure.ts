@@ -10,16 +10,29 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
 
+/** The specifiers `file` imports for their values (a bundle keeps each: `verbatimModuleSyntax` keeps `{ type X }`'s). */
+function valueSpecifiers(file: string): string[] {
+  const source = readFileSync(path.join(ROOT, file), 'utf8');
+  return [...source.matchAll(IMPORT)].flatMap(([, , typeOnly, specifier]) =>
+    typeOnly || !specifier ? [] : [specifier],
+  );
+}
+
 /** The project modules `file` imports for their values. */
 export function importsOf(file: string): string[] {
-  const source = readFileSync(path.join(ROOT, file), 'utf8');
-  const found: string[] = [];
-  for (const [, , typeOnly, specifier] of source.matchAll(IMPORT)) {
-    if (typeOnly || !specifier) continue;
-    const target = resolve(file, specifier);
-    if (target) found.push(target);
-  }
-  return found;
+  return valueSpecifiers(file).flatMap((specifier) => resolve(file, specifier) ?? []);
+}
+
+/** The npm packages `file` imports for their values, by name (`stripe`, `@aws-sdk/client-sesv2`; `node:` ones left out). */
+export function packagesOf(file: string): string[] {
+  return valueSpecifiers(file)
+    .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('#') && !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
 }
 
 function resolve(from: string, specifier: string): string | undefined {

@@ -45,8 +45,8 @@ export function actionsOf(command: string, input: Record<string, unknown>): stri
  * so a run may or may not show that Put for any one function (table-grants-run.ts does not ask for it):
  * - the login log key (shared/identity/data/log-key.ts), made once per table by whichever function needs it first;
  * - a rate or login-throttle window (shared/data/rate-limits.ts, login-throttle.ts), whose window shared by a
- *   network is started again by a Put only once it has passed (CI-2 of 2026-12-01: no legacy change-password came
- *   after its network's window had passed, and the Put that CI-1 saw was missing).
+ *   network is started again by a Put only once it has passed (a run whose legacy change-passwords all come within
+ *   their network's window sends no such Put, though another run's order does).
  */
 export const PUTS_BY_ORDER_OR_CLOCK = 'marks:puts-by-order-or-clock';
 

@@ -5,7 +5,6 @@
  * answer is the part as stored. The event itself: event.ts.
  */
 import * as z from '../../schema.ts';
-import { WAIVER_KINDS } from '../domain/waivers.ts';
 import { wholeNumber } from '../../request-fields.ts';
 
 /** The ticket types' and teams' bodies, as the use cases take them: in the domain, beside the event's own. */
@@ -30,23 +29,9 @@ export {
   WavePatchBody,
 } from '../domain/event-bodies.ts';
 
-export const WaveTimeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  startTime: z.string(),
-  capacity: z.int(),
-});
-export const WaiverResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  ticketTypeId: z.nullable(z.int()),
-  title: z.string(),
-  kind: z.enum(WAIVER_KINDS),
-  versionHash: z.string(),
-  versionPublished: z.string(),
-  created: z.string(),
-});
+/** A wave's and a waiver's answers: their schemas live with the domain types they define. */
+export { WaveTimeResource } from '../domain/event.ts';
+export { WaiverResource } from '../domain/waivers.ts';
 
 /** `{id}` and `{typeId}` of the ticket-type routes. */
 export const PathEventType = z.strictObject({

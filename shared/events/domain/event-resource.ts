@@ -1,5 +1,5 @@
 import * as z from '../../schema.ts';
-import type { CreatedEvent, Event, TypeWithSold } from './event.ts';
+import { TeamResource, type CreatedEvent, type Event, type TypeWithSold } from './event.ts';
 import { DEFAULT_RESERVATION_MINUTES, MAX_TICKETS_PER_RESERVATION } from '../../selling/domain/reservation.ts';
 import {
   DEFAULT_MAX_HELD_PER_CUSTOMER,
@@ -48,7 +48,7 @@ export const QuestionResource = z.strictObject({
 });
 
 /** A team as the team routes answer it. */
-export const TeamResource = z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() });
+export { TeamResource };
 
 /** The caps as the event answers them, its defaults where the organiser set none. */
 const holdCapAnswers = {

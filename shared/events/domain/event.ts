@@ -1,3 +1,4 @@
+import * as z from '../../schema.ts';
 import { DEFAULT_CURRENCY } from '../../money.ts';
 import type { BookingFee, Seller, TaxRule } from '../../selling/domain/pricing-schemas.ts';
 import type { Waiver, WaiverKind } from './waivers.ts';
@@ -6,6 +7,22 @@ import type { Waiver, WaiverKind } from './waivers.ts';
  * Events, their ticket types (an access package is a type whose `grants` lists other
  * events it also admits to), teams and attendee questions.
  */
+
+/** A team as the team routes answer it and the event keeps it. */
+export const TeamResource = z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() });
+export type Team = z.output<typeof TeamResource>;
+
+/** A start wave of an event (a race's start times: `EVENT#<eventId>` / `WAVE#<id:10>`), as the wave routes answer it. */
+export const WaveTimeResource = z.strictObject({
+  id: z.int(),
+  eventId: z.int(),
+  name: z.string(),
+  /** ISO-8601 UTC. */
+  startTime: z.string(),
+  capacity: z.int(),
+});
+export type WaveTime = z.output<typeof WaveTimeResource>;
+
 export interface AnswerOption {
   id: number;
   text: string;
@@ -50,12 +67,6 @@ export interface AccessGrant {
   into: number;
   eventId: number;
   typeId: number;
-}
-
-export interface Team {
-  id: number;
-  eventId: number;
-  name: string;
 }
 
 /** What the customer portal shows of an event (the spec's event entry); kept on the event record. */
@@ -113,16 +124,6 @@ export interface Event extends EventListing {
   /** The last edit: when, and by which administrator. */
   updated?: string;
   updatedBy?: number;
-}
-
-/** A start wave of an event (a race's start times): `EVENT#<eventId>` / `WAVE#<id:10>`. */
-export interface WaveTime {
-  id: number;
-  eventId: number;
-  name: string;
-  /** ISO-8601 UTC. */
-  startTime: string;
-  capacity: number;
 }
 
 /** An event as created, with the ticket types, teams, wave times (and waivers, with their first text) created with it. */

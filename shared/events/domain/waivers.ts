@@ -20,19 +20,21 @@ import { formatInTimeZone } from '../../domain/zoned-time.ts';
 export const WAIVER_KINDS = ['standard', 'day-of'] as const;
 export type WaiverKind = (typeof WAIVER_KINDS)[number];
 
-export interface Waiver {
-  id: number;
-  eventId: number;
+/** A waiver as its routes answer it and the event keeps it. */
+export const WaiverResource = z.strictObject({
+  id: z.int(),
+  eventId: z.int(),
   /** Null: required for every ticket of the event. */
-  ticketTypeId: number | null;
-  title: string;
-  kind: WaiverKind;
+  ticketTypeId: z.nullable(z.int()),
+  title: z.string(),
+  kind: z.enum(WAIVER_KINDS),
   /** SHA-256 (hex) of the current version's text. */
-  versionHash: string;
+  versionHash: z.string(),
   /** When the current version was published (ISO-8601 UTC). */
-  versionPublished: string;
-  created: string;
-}
+  versionPublished: z.string(),
+  created: z.string(),
+});
+export type Waiver = z.output<typeof WaiverResource>;
 
 export interface WaiverVersion {
   waiverId: number;

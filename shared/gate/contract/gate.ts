@@ -1,4 +1,11 @@
-import { GATE_LIST_PAGE, GateListEntryResource, GateScanInput, MAX_SCANS, ScanResultResource } from '../domain/gate.ts';
+import {
+  GATE_LIST_PAGE,
+  GateListAnswer,
+  GateListEntryResource,
+  GateScanInput,
+  MAX_SCANS,
+  ScanResultResource,
+} from '../domain/gate.ts';
 import { positiveId } from '../../domain/ids.ts';
 import { wholeNumber } from '../../request-fields.ts';
 import * as z from '../../schema.ts';
@@ -44,14 +51,4 @@ export const GateListQuery = z.strictObject({
 });
 
 /** The gate's answers: their schemas live with the domain types they define. */
-export { GateListEntryResource, ScanResultResource };
-
-/** One answer of the admission list: the entries, the cursor of the next one, and the watermark for `changedSince`. */
-export const GateListAnswer = z.strictObject({
-  count: z.int(),
-  data: z.array(GateListEntryResource),
-  next: z.nullable(z.string()),
-  watermark: z.iso
-    .datetime()
-    .check(z.describe('Pass as `changedSince` later to read only what changed since this walk began.')),
-});
+export { GateListAnswer, GateListEntryResource, ScanResultResource };

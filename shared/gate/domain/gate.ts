@@ -137,6 +137,17 @@ export const GateListEntryResource = z.strictObject({
 });
 export type GateListEntry = z.output<typeof GateListEntryResource>;
 
+/** One answer of the admission list: the entries, the cursor of the next one, and the watermark for `changedSince`. */
+export const GateListAnswer = z.strictObject({
+  count: z.int(),
+  data: z.array(GateListEntryResource),
+  next: z.nullable(z.string()),
+  watermark: z.iso
+    .datetime()
+    .check(z.describe('Pass as `changedSince` later to read only what changed since this walk began.')),
+});
+export type GateListPage = z.output<typeof GateListAnswer>;
+
 /** The ticket as the admission list of `eventId` shows it: decideScan's answer, offline. */
 export function gateListEntry(ticket: TicketRecord, eventId: number): GateListEntry {
   const base = {

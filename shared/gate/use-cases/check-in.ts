@@ -1,24 +1,13 @@
 import { scanPut } from '../data/check-ins.ts';
 import { answeringOnce, firstAnswerUpdate, readFirstAnswer } from '../../data/idempotent-requests.ts';
 import { decideCheckIn } from '../domain/check-in.ts';
-import type { IdempotencyScope } from '../../domain/idempotency.ts';
+import type { CheckInRequest } from '../domain/check-in-request.ts';
 import type { Ticket } from '../../tickets/domain/ticket.ts';
 import { toTicket } from '../../tickets/domain/ticket-view.ts';
 import { Conflict } from '../../errors.ts';
 import { recordCheckIn } from '../../services/metrics.ts';
 import { inScope } from '../../identity/use-cases/event-scope.ts';
 import { changeTicket, ticketNotFound } from '../../tickets/use-cases/change-ticket.ts';
-
-export interface CheckInRequest {
-  /** The event being scanned; defaults to the ticket's own event. */
-  eventId?: number;
-  /** The administrator scanning (from the token). */
-  adminId: number;
-  /** The scanner's events (undefined: all): the scanned event must be one, the ticket of one or granting one. */
-  eventScope?: readonly number[];
-  /** The request's `Idempotency-Key` scope: a retry with the same key answers the first answer. */
-  idempotency?: IdempotencyScope;
-}
 
 /**
  * `POST /tickets/{id}/check-in`. One read; the gate's rule (`decideScan`) admits or
@@ -41,7 +30,7 @@ export async function checkIn(id: number, request: CheckInRequest): Promise<Tick
       async (record, at) => {
         admitted = false;
         if (record.deleted) throw ticketNotFound(id);
-        const scan = { eventId: request.eventId ?? record.eventId, scannedTimestamp: at, adminId };
+        const scan = { eventId: request.event ?? record.eventId, scannedTimestamp: at, adminId };
         // A scan at an event outside the scope is a 404 too, and records no refused scan.
         if (!inScope(eventScope, scan.eventId)) throw ticketNotFound(id);
         const outcome = decideCheckIn(record, scan);

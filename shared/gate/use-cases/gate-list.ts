@@ -3,7 +3,7 @@ import { getEvent, grantsInto } from '../../events/data/events.ts';
 import { MAX_TICKET_TYPES } from '../../events/domain/event.ts';
 import { readGateListPart, sortOf, ticketUpdates, type GateListPart } from '../../lists/gate.ts';
 import { TICKET_UPDATE_SHARDS } from '../../tickets/data/ticket-records.ts';
-import { GATE_LIST_PAGE, gateListEntry, type GateListEntry } from '../domain/gate.ts';
+import { GATE_LIST_PAGE, gateListEntry, type GateListPage } from '../domain/gate.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { ValidationError } from '../../errors.ts';
 import { assertEventsInScope, type EventScope } from '../../identity/use-cases/event-scope.ts';
@@ -63,13 +63,6 @@ function decode(cursor: string, eventId: number): Cursor {
 /** The `next` a full walk answers after ticket `after` of the event's own tickets (the scale bench's deep answer). */
 export const ownPartCursor = (eventId: number, after: number, watermark: string): string =>
   encode({ p: 'own', a: after, w: watermark, e: eventId });
-
-export interface GateListPage {
-  count: number;
-  data: GateListEntry[];
-  next: string | null;
-  watermark: string;
-}
 
 /**
  * `GET /gate-lists/{eventId}` (README "The gate offline"): every ticket that may enter the

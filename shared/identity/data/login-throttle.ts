@@ -1,9 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../clock.ts';
 import { ConcurrentUpdate } from '../../errors.ts';
 import * as z from '../../schema.ts';
-import { db, tableName, writtenIf } from '../../data/client.ts';
+import { batchGet, db, tableName, writtenIf } from '../../data/client.ts';
 import { parseItem } from '../../data/stored-items.ts';
 import { keys } from '../../data/keys.ts';
 import { type Decision, readDecideWrite } from '../../data/read-decide-write.ts';
@@ -52,7 +52,7 @@ export type Reserved = { reserved: true; reservation: Reservation } | { reserved
  * Reserves one attempt against a subject BEFORE the password is checked: one conditional
  * UpdateItem that adds 1 only while the subject is not locked out and its window holds
  * fewer than `limit` attempts. Racing requests cannot all pass a check that precedes them
- * (the old read-then-count did: 40 parallel guesses were all verified); here at most
+ * (a read then a count lets 40 parallel guesses all be verified); here at most
  * `limit` of them are. A window that has passed is started afresh (a conditional put).
  */
 export async function reserveAttempt(subject: Subject, limit: number): Promise<Reserved> {
@@ -247,25 +247,19 @@ export async function countAccountFailure(rule: ThrottleRule, account: string): 
 const AccountFailuresItem = z.object({ failures: z.number() });
 
 /**
- * The account's failures in this window and the one before (two GetItems at once): any `windowSeconds` of failures
- * lie within those two, so failures spread across a window's turn still add up to the rule's limit (the current
- * window's alone would restart from 0 there); the price is that they count a while longer, up to two windows.
+ * The account's failures in this window and the one before (one consistent BatchGetItem of both): any
+ * `windowSeconds` of failures lie within those two, so failures spread across a window's turn still add up to the
+ * rule's limit (the current window's alone would restart from 0 there); the price is that they count a while
+ * longer, up to two windows.
  */
 export async function accountFailures(rule: ThrottleRule, account: string): Promise<number> {
   const window = Math.floor(epochSeconds() / rule.windowSeconds);
-  const counts = await Promise.all(
-    [window - 1, window].map(async (fixed) => {
-      const { Item } = await db.send(
-        new GetCommand({
-          TableName: tableName(),
-          Key: keys.rateWindow(rule.name, `${account}#${fixed}`),
-          ConsistentRead: true,
-        }),
-      );
-      return Item ? parseItem(AccountFailuresItem, Item, 'LoginThrottle').failures : 0;
-    }),
+  const windows = [window - 1, window].map((fixed) => keys.rateWindow(rule.name, `${account}#${fixed}`));
+  const items = await batchGet(windows, { consistent: true });
+  return items.reduce(
+    (sum, item) => sum + (item ? parseItem(AccountFailuresItem, item, 'LoginThrottle').failures : 0),
+    0,
   );
-  return counts[0]! + counts[1]!;
 }
 
 /** The item a failed condition returned (in DynamoDB's attribute-value form). */

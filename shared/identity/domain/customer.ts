@@ -171,6 +171,16 @@ export const toCustomerResource = (customer: Customer): CustomerResource => ({
   updated: customer.updated,
 });
 
+const loginText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+
+/** `PUT /my-account`'s body: the login, its password and, from a verification link, its token. */
+export const CustomerLoginBody = z.strictObject({
+  login: loginText(254),
+  password: loginText(256),
+  /** The token of a verification link (PORTAL_URL/verify-email#token=…). */
+  emailVerificationToken: z.optional(loginText(128)),
+});
+
 /** `PUT /my-account`: the service's token (also set as the auth cookie) and the account. */
 export const CustomerSignIn = z.strictObject({
   token: z
@@ -187,3 +197,6 @@ export const CustomerSignIn = z.strictObject({
   tokenType: z.literal('Bearer'),
   customer: CustomerResource,
 });
+
+/** A customer's sign-in as the login's use case makes it: the answer but its `tokenType`, which the route adds. */
+export type CustomerSession = Omit<z.output<typeof CustomerSignIn>, 'tokenType'>;

@@ -4,7 +4,8 @@ import { epochSeconds, now } from '../../clock.ts';
 import { confirmEmail, findCustomerBySub, holderOfEmail, switchEmail } from '../data/customers.ts';
 import { findVerification } from '../data/email-verifications.ts';
 import { hashVerificationToken, normalisedEmail, verificationEffect, type Customer } from '../domain/customer.ts';
-import { toCustomerResource, type CustomerResource } from '../domain/customer.ts';
+import { toCustomerResource, type CustomerLoginBody, type CustomerSession } from '../domain/customer.ts';
+import type * as z from '../../schema.ts';
 import { AppError, Conflict, Forbidden, Unauthenticated, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { recordFailedLogin } from '../../services/metrics.ts';
@@ -14,22 +15,8 @@ import { guardLogin } from './login-guard.ts';
 // Read at module load: a function without the customer pool's settings fails its cold start.
 const client = customerAppClient();
 
-export interface CustomerLogin {
-  login: string;
-  password: string;
-  /** The token of a verification link (PORTAL_URL/verify-email#token=…). */
-  emailVerificationToken?: string;
-  /** The caller's address (client-address.ts), for the per-client limit. */
-  client: string;
-}
-
-export interface CustomerSession {
-  token: string;
-  expiresIn: number;
-  /** Epoch seconds: the token's `exp`. */
-  expiresAt: number;
-  customer: CustomerResource;
-}
+/** The route's body, and the caller's address (client-address.ts) for the per-client limit. */
+export type CustomerLogin = z.output<typeof CustomerLoginBody> & { client: string };
 
 const wrongLogin = () => new Unauthenticated('The login or password is wrong.');
 const badToken = () =>

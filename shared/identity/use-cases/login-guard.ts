@@ -66,7 +66,8 @@ export interface LoginGuard {
  * Opens a password check: reserves one attempt on the account from this client network and
  * one on the network, or answers 429 with Retry-After before the password is looked at.
  * `account` is the normalised login, the same for known and unknown ones; `client` the
- * client network (shared/http/client-address.ts). Cost: two GetItems and two UpdateItems;
+ * client network (shared/http/client-address.ts). Cost: one BatchGetItem (the account's failures over two windows)
+ * and two UpdateItems;
  * a failure adds one UpdateItem (two when it starts a lock-out); a success one DeleteItem
  * and one UpdateItem.
  */

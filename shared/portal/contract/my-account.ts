@@ -109,7 +109,7 @@ export const OrderListQuery = z
 /** `{eventId}` and `{ticketId}` path parameters. */
 
 // Defined where the use cases parse or build them (the customer) or in the routes' shared modules.
-export { CustomerResource, CustomerSignIn } from '../../identity/domain/customer.ts';
+export { CustomerLoginBody, CustomerResource, CustomerSignIn } from '../../identity/domain/customer.ts';
 export { TicketResource } from '../../tickets/domain/ticket-resource.ts';
 export { AcceptClaimBody } from '../../tickets/contract/claims.ts';
 export { AccountUpdate } from '../../identity/domain/customer.ts';

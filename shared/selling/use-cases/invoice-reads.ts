@@ -1,14 +1,15 @@
 import { Conflict, NotFound } from '../../errors.ts';
 import { getOrder } from '../data/orders.ts';
 import { readOrderDocuments } from '../data/invoices.ts';
-import { documentEntry, type InvoiceDocument } from '../domain/invoice.ts';
+import type { InvoiceDocument } from '../domain/invoice.ts';
 import { drawInvoice, invoiceFileName } from '../domain/invoice-pdf.ts';
 import { type Caller, orderFor } from './order-reads.ts';
 
 /**
  * The invoices' and credit notes' reads (shared/README.md "Invoices"): staff's list and PDFs of an order within their
  * events (another event's order is a 404, as `GET /orders/{id}`), the buyer's own invoice. The PDF is drawn here, on
- * read, from the stored document: nothing on the sale's path reaches this module.
+ * read, from the stored document: nothing on the sale's path reaches this module, nor the documents' list
+ * (invoice-list.ts), which draws none.
  */
 
 export interface DocumentFile {
@@ -20,12 +21,6 @@ const asFile = async (document: InvoiceDocument): Promise<DocumentFile> => ({
   fileName: invoiceFileName(document),
   pdf: await drawInvoice(document),
 });
-
-/** `GET /orders/{id}/invoices`: the order's documents, oldest first (one Query of the order's partition). */
-export async function listOrderDocuments(caller: Caller, orderId: number) {
-  await orderFor(caller, orderId);
-  return (await readOrderDocuments(orderId)).map(documentEntry);
-}
 
 /** `GET /orders/{id}/invoices/{number}`: one of the order's documents as a PDF; a number not of this order is a 404. */
 export async function orderDocumentPdf(caller: Caller, orderId: number, number: string): Promise<DocumentFile> {

@@ -6,8 +6,7 @@ import {
   WITHDRAWN_STATES,
   type ProcessState,
 } from '../domain/ticket.ts';
-import { OLDER_TICKET_INCLUDES } from '../domain/older-ticket-view.ts';
-import { instant, ticketPagingQuery, wholeNumber } from '../../request-fields.ts';
+import { wholeNumber } from '../../request-fields.ts';
 
 /** The request and answer schemas of the older `/ticket` routes. */
 
@@ -53,74 +52,9 @@ export const StatesBody = z
   })
   .check(z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'));
 
-// ---- GET /ticket: the list's query -------------------------------------------------------
+// ---- GET /ticket: the list's query, in the domain as the list takes it ------------------
 
-const positive = (name: string) => z.optional(wholeNumber(name, { positive: true }));
-const ordered = (from: string | undefined, to: string | undefined) =>
-  from === undefined || to === undefined || from <= to;
-
-/**
- * The list's filters (AND). Which one bounds the read (and the 400 when none does) is
- * the domain's choice (shared/lists/older-ticket-list.ts); here: each value's form.
- */
-export const OlderTicketListQuery = z
-  .strictObject({
-    orderId: positive('orderId'),
-    eventId: positive('eventId'),
-    typeId: positive('typeId'),
-    customerId: positive('customerId'),
-    barcode: z.optional(
-      z
-        .string()
-        .check(z.minLength(1, 'barcode must not be empty'), z.maxLength(100, 'barcode must be at most 100 characters')),
-    ),
-    search: z.optional(
-      z
-        .string()
-        .check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters')),
-    ),
-    purchasedFrom: z.optional(instant('purchasedFrom', 'from')),
-    purchasedTo: z.optional(instant('purchasedTo', 'to')),
-    updatedFrom: z.optional(instant('updatedFrom', 'from')),
-    updatedTo: z.optional(instant('updatedTo', 'to')),
-    _include: z._default(
-      z.pipe(
-        z.pipe(
-          // At most as long as every value listed once.
-          z
-            .string()
-            .check(
-              z.maxLength(
-                OLDER_TICKET_INCLUDES.join(', ').length,
-                `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`,
-              ),
-            ),
-          z.transform((value) => [
-            ...new Set(
-              value
-                .split(',')
-                .map((part) => part.trim())
-                .filter(Boolean),
-            ),
-          ]),
-        ),
-        z.array(z.enum(OLDER_TICKET_INCLUDES, `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`)),
-      ),
-      [],
-    ),
-    ...ticketPagingQuery,
-  })
-  .check(
-    z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), {
-      message: 'purchasedTo must not be before purchasedFrom',
-      path: ['purchasedTo'],
-    }),
-    z.refine((query) => ordered(query.updatedFrom, query.updatedTo), {
-      message: 'updatedTo must not be before updatedFrom',
-      path: ['updatedTo'],
-    }),
-  );
-export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;
+export { OlderTicketListQuery } from '../domain/older-ticket-query.ts';
 
 // The ticket and its claim as the other routes answer them too, defined in their own modules.
 export { ClaimInfoResource } from './claims.ts';

@@ -77,8 +77,8 @@ export const GetQuery = z.strictObject({
   history_offset: pagingQuery._offset,
 });
 
-/** `?event=<id>`: the event being scanned (default: the ticket's own event). */
-export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
+/** The check-in's query: in the gate's domain, as its use case takes it. */
+export { CheckInQuery } from '../../gate/domain/check-in-request.ts';
 
 /** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
 const ProcessStateField = z.pipe(

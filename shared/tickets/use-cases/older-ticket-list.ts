@@ -1,22 +1,9 @@
-import {
-  checkIncludes,
-  checkPaging,
-  olderTicketPage,
-  type ListScope,
-  type OlderTicketFilters,
-} from '../../lists/older-tickets.ts';
-import { toListedTicket, type ListedTicket, type OlderTicketInclude } from '../domain/older-ticket-view.ts';
+import { checkIncludes, checkPaging, olderTicketPage, type ListScope } from '../../lists/older-tickets.ts';
+import type { OlderTicketListQuery } from '../domain/older-ticket-query.ts';
+import { toListedTicket, type ListedTicket } from '../domain/older-ticket-view.ts';
 import type { Page } from '../../domain/paging.ts';
 import { inScope, ticketInScope, type EventScope } from '../../identity/use-cases/event-scope.ts';
 import { readRelations } from './older-ticket-expansions.ts';
-
-export interface OlderTicketListRequest extends OlderTicketFilters {
-  include: readonly OlderTicketInclude[];
-  limit: number;
-  offset: number;
-  /** The `next` of the previous page (then `offset` is 0). */
-  cursor?: string;
-}
 
 /** A page of the list, the cursor of the following one (null on the last), and whether `totalCount` is only a lower bound. */
 export interface OlderTicketPage extends Page<ListedTicket> {
@@ -36,8 +23,8 @@ const listScope = (scope: EventScope): ListScope => ({
  * engine within the caller's scope (shared/lists/older-ticket-pages.ts says which filters
  * make which page), then the page's expansions, each one batch per page.
  */
-export async function listOlderTickets(request: OlderTicketListRequest, scope?: EventScope): Promise<OlderTicketPage> {
-  const { include, limit, offset, cursor, ...filters } = request;
+export async function listOlderTickets(query: OlderTicketListQuery, scope?: EventScope): Promise<OlderTicketPage> {
+  const { _include: include, _limit: limit, _offset: offset, _cursor: cursor, ...filters } = query;
   checkIncludes(include, limit);
   checkPaging({ offset, cursor });
   const page = await olderTicketPage(filters, { limit, offset, cursor }, listScope(scope));

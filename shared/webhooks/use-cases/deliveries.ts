@@ -10,13 +10,8 @@ import { recordDeadDelivery } from '../../services/metrics.ts';
 import { sendWebhook } from '../services/webhook-sender.ts';
 import { openSigningSecrets, type OpenedSecrets } from '../services/webhook-secret-box.ts';
 import { signatureHeaders } from '../services/webhook-signing.ts';
-import {
-  attemptTimeoutMs,
-  receiverPolicy,
-  requestAttemptTimeoutMs,
-  requestClaimMs,
-  retrySchedule,
-} from '../services/webhook-settings.ts';
+import { receiverPolicy, retrySchedule } from '../services/webhook-settings.ts';
+import { BACKGROUND_ATTEMPT, claimedUntil } from './attempt-claims.ts';
 import { ticketInScope } from '../../identity/use-cases/event-scope.ts';
 import { aimLost } from './webhook-aim.ts';
 import { disableAimLost, keepHealth } from './webhook-health.ts';
@@ -28,35 +23,6 @@ import { disableAimLost, keepHealth } from './webhook-health.ts';
  * signed, record the answer, and act on the subscription's health. A recorded delivery is
  * claimed before it is sent again, so two attempts never send it at once.
  */
-
-/** How long a background attempt holds its claim past its own time limit: a crashed attempt is retried after it. */
-const CLAIM_MARGIN_MS = 60_000;
-
-/** An attempt's limits: how long it waits for the receiver, and how long its claim holds the delivery. */
-export interface AttemptLimits {
-  timeoutMs: number;
-  holdMs: number;
-}
-
-/** The dispatcher's and the stream consumer's attempts: the whole attempt limit (10 s deployed), held a minute past it. */
-export const BACKGROUND_ATTEMPT: AttemptLimits = {
-  timeoutMs: attemptTimeoutMs,
-  holdMs: attemptTimeoutMs + CLAIM_MARGIN_MS,
-};
-
-/** An attempt inside a request (ping, retry): 3 s of the route function's 10 s, held until that function is surely gone. */
-export const REQUEST_ATTEMPT: AttemptLimits = { timeoutMs: requestAttemptTimeoutMs, holdMs: requestClaimMs };
-
-/**
- * The next attempt of a delivery being attempted from `at`: past the attempt's end, so the
- * dispatcher leaves it alone until then (and takes it up if the attempt never recorded its end).
- */
-export const claimedUntil = (at: Date, holdMs = BACKGROUND_ATTEMPT.holdMs) =>
-  new Date(at.getTime() + holdMs).toISOString();
-
-/** Whether an attempt holds the delivery now (its claim not yet run out): nobody else sends it meanwhile. */
-export const heldByAttempt = (delivery: Pick<StoredDelivery, 'claimedUntil'>, at: Date): boolean =>
-  delivery.claimedUntil !== undefined && Date.parse(delivery.claimedUntil) > at.getTime();
 
 /** Why a ticket's or an event's message may not be sent now, by its administrator's events at this moment; undefined when it may. */
 function ticketRefusal(administrator: Administrator, delivery: StoredDelivery): string | undefined {
@@ -238,9 +204,6 @@ async function afterRecorded(
   if (recorded.status === 'dead') recordDeadDelivery();
   await keepHealth(webhook, verdict, context);
 }
-
-/** The time part of a delivery id: epoch milliseconds, 13 digits, so ids sort by creation. */
-export const deliveryTime = (epochMs: number): string => String(epochMs).padStart(13, '0');
 
 /**
  * A new delivery's bookkeeping: pending, due now (so recorded only when its first attempt could

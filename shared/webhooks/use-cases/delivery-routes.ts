@@ -3,17 +3,11 @@ import type { AdminPrincipal } from '../../auth/tokens.ts';
 import { now } from '../../clock.ts';
 import { getDelivery, type StoredDelivery, updateDelivery } from '../data/webhooks.ts';
 import { pingMessage } from '../domain/webhook-messages.ts';
-import { aimedAsRecorded, type DeliveryResource, toDeliveryResource, type Webhook } from '../domain/webhooks.ts';
-import { Conflict, NotFound } from '../../errors.ts';
-import {
-  attemptDelivery,
-  claimedUntil,
-  deliveryTime,
-  firstAttempt,
-  heldByAttempt,
-  newDelivery,
-  REQUEST_ATTEMPT,
-} from './deliveries.ts';
+import { type DeliveryResource, toDeliveryResource } from '../domain/webhooks.ts';
+import { NotFound } from '../../errors.ts';
+import { attemptDelivery, firstAttempt, newDelivery } from './deliveries.ts';
+import { inProgress, REQUEST_ATTEMPT, resendRefusal, resent } from './attempt-claims.ts';
+import { deliveryTime } from '../domain/delivery-times.ts';
 import { AttemptContext } from './attempt-context.ts';
 import { deliveryReadableBy } from './delivery-list.ts';
 import { visibleWebhook } from './subscriptions.ts';
@@ -21,44 +15,8 @@ import { visibleWebhook } from './subscriptions.ts';
 /**
  * The routes that send a recorded delivery again: `POST /webhooks/{id}/deliveries/{deliveryId}/retry`
  * (one, now) and `POST …/deliveries/redeliver` (a time range, for the dispatcher: redelivery.ts), both
- * through `resendRefusal` and `resent`; and `POST /webhooks/{id}/ping`.
+ * through `resendRefusal` and `resent` (attempt-claims.ts); and `POST /webhooks/{id}/ping`.
  */
-
-/**
- * Why a recorded delivery may not be sent again now (a 409 to throw, or to count), undefined when it may. A
- * stored message goes only to the url, and for the administrator, it was recorded for; and one an attempt
- * holds (the dispatcher's, another retry's) is not sent again meanwhile: twice at once, one answer lost.
- */
-export function resendRefusal(delivery: StoredDelivery, webhook: Webhook, at: Date): Conflict | undefined {
-  if (!aimedAsRecorded(delivery, webhook))
-    return new Conflict(
-      `Delivery ${delivery.id} was recorded for another url or administrator than webhook ${webhook.id} has now: it is not sent to them (messages recorded since the change are).`,
-      'webhook_reaimed',
-    );
-  if (heldByAttempt(delivery, at)) return inProgress(delivery.id);
-  return undefined;
-}
-
-const inProgress = (deliveryId: string) =>
-  new Conflict(`Delivery ${deliveryId} is being attempted now: read it again.`, 'attempt_in_progress');
-
-/**
- * A delivery to be sent again, with a fresh retry window: held for the caller's own attempt now
- * (`claim`, so the dispatcher does not take it meanwhile; the request's hold, REQUEST_ATTEMPT), or
- * due now, for the dispatcher.
- */
-export const resent = (
-  { claimedUntil: _ranOut, ...delivery }: StoredDelivery,
-  at: Date,
-  { claim }: { claim: boolean },
-): StoredDelivery => ({
-  ...delivery,
-  status: 'pending',
-  nextAttemptAt: claim ? claimedUntil(at, REQUEST_ATTEMPT.holdMs) : at.toISOString(),
-  ...(claim ? { claimedUntil: claimedUntil(at, REQUEST_ATTEMPT.holdMs) } : {}),
-  windowStart: at.toISOString(),
-  lastError: null,
-});
 
 /**
  * Sends a delivery again now, whatever its state (a receiver that lost a delivered message

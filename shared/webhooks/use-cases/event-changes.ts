@@ -4,7 +4,8 @@ import type { StoredDelivery } from '../data/webhooks.ts';
 import { EVENT_CHANGE_TYPE_NAMES, eventChangeMessage, eventChangeType } from '../domain/event-webhooks.ts';
 import { covers, type Webhook } from '../domain/webhooks.ts';
 import { logger } from '../../logger.ts';
-import { changeDelivery, deliveryTime } from './deliveries.ts';
+import { changeDelivery } from './deliveries.ts';
+import { deliveryTime } from '../domain/delivery-times.ts';
 
 /**
  * The stream's side of the `event.*` types: an event's change becomes one delivery per subscription that wants it,

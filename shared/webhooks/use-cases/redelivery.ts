@@ -6,10 +6,10 @@ import { type StoredDelivery, updateDelivery } from '../data/webhooks.ts';
 import type { RedeliveryRequest, RedeliveryResult } from '../domain/redelivery.ts';
 import { DELIVERY_RETENTION_MS, type Webhook } from '../domain/webhooks.ts';
 import { Conflict, ValidationError } from '../../errors.ts';
-import { deliveryTime, heldByAttempt } from './deliveries.ts';
+import { deliveryTime, heldByAttempt } from '../domain/delivery-times.ts';
 import { inTurns } from '../../in-turns.ts';
 import { deliveryReadableBy } from './delivery-list.ts';
-import { resendRefusal, resent } from './delivery-routes.ts';
+import { resendRefusal, resent } from './attempt-claims.ts';
 import { visibleWebhook } from './subscriptions.ts';
 
 /**

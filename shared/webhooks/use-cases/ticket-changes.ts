@@ -8,7 +8,8 @@ import { covers, TICKET_EVENT_TYPE_NAMES, TICKET_EVENT_TYPES, type Webhook } fro
 import { logger } from '../../logger.ts';
 import { firstAttemptsMs } from '../services/webhook-settings.ts';
 import { AttemptContext } from './attempt-context.ts';
-import { changeDelivery, deliveryTime, firstAttempt } from './deliveries.ts';
+import { changeDelivery, firstAttempt } from './deliveries.ts';
+import { deliveryTime } from '../domain/delivery-times.ts';
 import { deliveriesOfEventChange } from './event-changes.ts';
 import { inTurns } from '../../in-turns.ts';
 

@@ -9,7 +9,7 @@ import { inScope } from '../../identity/use-cases/event-scope.ts';
  * subscription routes carry no mail client.
  */
 
-/** The permissions reading what a subscription's types send: `tickets:read` always (as before the `event.*` types), `events:read` with them. */
+/** The permissions reading what a subscription's types send: `tickets:read` always, `events:read` with the `event.*` types. */
 export const readsNeeded = (events: readonly SubscribableType[]): Permission[] =>
   events.some((type) => type.startsWith('event.')) ? ['tickets:read', 'events:read'] : ['tickets:read'];
 
