@@ -91,10 +91,13 @@ function perWindow(answers: { ms: number; answeredAt: number }[], from: number, 
 
 /**
  * Reservations (the buyers' first tries) and check-ins (the distinct tickets' scans) answered a second over the same
- * window: from the rush's start until every buyer's first reservation was answered.
+ * window: from the rush's start until every buyer's first reservation was answered (or the gate's tickets ran out).
  */
 export function sameWindow(result: RushResult, gate: GateRun) {
-  const { from, to } = gate.window;
+  const { from } = gate.window;
+  // Once the gate's tickets ran out it stopped: the window ends there too, so neither side is measured alone.
+  const ranOutAt = gate.result.scans.reduce((last, s) => Math.max(last, s.answeredAt), from);
+  const to = gate.result.ranOut ? Math.min(gate.window.to, ranOutAt) : gate.window.to;
   const reservations = perWindow(
     result.api
       .filter((a) => a.route === 'POST /my-account/reservations' && a.first)
@@ -107,10 +110,10 @@ export function sameWindow(result: RushResult, gate: GateRun) {
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
   const ratio = checkIns.perSecond ? reservations.perSecond / checkIns.perSecond : Number.NaN;
   const lines = [
-    `  same window, ${f((to - from) / 1000)} s (the rush's start to its last first reservation's answer), ${gate.scanners + gate.rescanners} gate clients beside it:`,
+    `  same window, ${f((to - from) / 1000)} s (the rush's start to ${gate.result.ranOut ? 'the gate tickets running out' : "its last first reservation's answer"}), ${gate.scanners + gate.rescanners} gate clients beside it:`,
     `    reservations ${f(reservations.perSecond)}/s (${reservations.answered}), p50 ${f(reservations.p50Ms)} ms, p99 ${f(reservations.p99Ms)} ms`,
     `    check-ins    ${f(checkIns.perSecond)}/s (${checkIns.answered}, ${gate.scanners} scanners), p50 ${f(checkIns.p50Ms)} ms, p99 ${f(checkIns.p99Ms)} ms; re-scans ${f(rescans.perSecond)}/s (${gate.rescanners} clients)`,
-    `    reservations / check-ins a second: ${Number.isFinite(ratio) ? ratio.toFixed(2) : '-'}${gate.result.ranOut ? ` (the gate's ${gate.prepared.pool.length} tickets ran out within the window: raise --gate)` : ''}`,
+    `    reservations / check-ins a second: ${Number.isFinite(ratio) ? ratio.toFixed(2) : '-'}${gate.result.ranOut ? ` (the gate's ${gate.prepared.pool.length} tickets ran out before the rush's end: the window ends there; raise --gate)` : ''}`,
   ];
   return {
     lines,
