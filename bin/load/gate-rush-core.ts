@@ -35,6 +35,8 @@ export interface GateRushOptions {
   rate?: number;
   /** Tickets kept apart for the scanners that go offline (gate-offline.ts), none by default. */
   offlineTickets?: number;
+  /** Ends the rush before `durationMs` (the on-sale's gate side stops with the on-sale's rush: onsale-gate.ts). */
+  signal?: AbortSignal;
 }
 
 export interface Prepared {
@@ -52,6 +54,8 @@ export interface Prepared {
 
 interface Sample {
   ms: number;
+  /** When the answer came (performance.now()): a window's answers (onsale-gate.ts). */
+  answeredAt: number;
   status: number;
   /** The problem's `reason` on a refusal. */
   reason?: string;
@@ -190,9 +194,15 @@ async function scan(baseUrl: string, ticketId: number, eventId: number, token: s
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
   }).catch(() => undefined);
-  if (!response) return { ms: performance.now() - started, status: 0 };
+  if (!response) return { ms: performance.now() - started, answeredAt: performance.now(), status: 0 };
   const body = (await response.json().catch(() => undefined)) as { reason?: string } | undefined;
-  return { ms: performance.now() - started, status: response.status, ...(body?.reason ? { reason: body.reason } : {}) };
+  const answeredAt = performance.now();
+  return {
+    ms: answeredAt - started,
+    answeredAt,
+    status: response.status,
+    ...(body?.reason ? { reason: body.reason } : {}),
+  };
 }
 
 /** The rush itself: every client loops until the time is up (or, for the scanners, the pool runs out). */
@@ -205,6 +215,7 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   let ranOut = false;
   const started = performance.now();
   const deadline = started + options.durationMs;
+  const running = () => performance.now() < deadline && !options.signal?.aborted;
   // Paced: client n of `clients` scans at started + (n / clients + k) × interval; a late one goes at once.
   const pace = (interval: number | undefined, n: number, clients: number) => {
     let k = 0;
@@ -219,9 +230,9 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   const rescanInterval = options.rate ? 1000 : undefined;
   const scanner = async (token: string, n: number) => {
     const paced = pace(scanInterval, n, options.scanners);
-    while (performance.now() < deadline) {
+    while (running()) {
       await paced();
-      if (performance.now() >= deadline) return;
+      if (!running()) return;
       const ticketId = prepared.pool[next++];
       if (ticketId === undefined) {
         ranOut = true;
@@ -234,9 +245,9 @@ export async function runGateRush(baseUrl: string, prepared: Prepared, options: 
   };
   const rescanner = async (token: string, n: number) => {
     const paced = pace(rescanInterval, n, options.rescanners);
-    while (performance.now() < deadline) {
+    while (running()) {
       await paced();
-      if (performance.now() >= deadline) return;
+      if (!running()) return;
       rescans.push(await scan(baseUrl, prepared.rescanTicket, prepared.eventId, token));
     }
   };

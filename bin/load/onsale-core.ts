@@ -22,6 +22,8 @@ export interface RushOptions extends OnSaleOptions {
   seed: number;
   /** Whole-run bound: past it, buyers still waiting give up (and the run does not sell out). */
   maxMs: number;
+  /** Told once every buyer's first reservation is answered: the end of the rush (the gate side stops there). */
+  onFirstTriesAnswered?: () => void;
 }
 
 const CARD_OK = 'pm_card_visa';
@@ -46,6 +48,7 @@ export async function runOnSale(
   const outcomes = {} as Record<Outcome, number>;
   let retriedAfter429 = 0;
   let rushEnd = started;
+  let firstTriesAnswered = 0;
   const limited = requestLimiter(options.concurrency);
   const call = async (
     route: string,
@@ -133,9 +136,12 @@ export async function runOnSale(
     let reservation: { id: number } | undefined;
     // Outraced for the last places on every try of its own, a hold answers 409 `concurrent_update`: a buyer asks again.
     let raced = 0;
+    let firstAnswered = false;
     for (;;) {
       const answer = await reserve(n, line, !comeback);
       if (!comeback) rushEnd = Math.max(rushEnd, performance.now());
+      if (!firstAnswered && ++firstTriesAnswered === options.buyers) options.onFirstTriesAnswered?.();
+      firstAnswered = true;
       if (comeback) room.answered();
       if (answer.status === 201) {
         reservation = answer.body?.data as { id: number };

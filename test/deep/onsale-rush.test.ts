@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runOnSale } from '../../bin/load/onsale-core.ts';
+import { prepareGateSide, runOnSaleBesideGate, verifyGateSide } from '../../bin/load/onsale-gate.ts';
 import { closeAgents } from '../../bin/load/onsale-http.ts';
 import { type OnSaleTarget, prepareOnSale } from '../../bin/load/onsale-setup.ts';
 import { checkAnswers, verifyOnSale } from '../../bin/load/onsale-verify.ts';
@@ -20,8 +20,9 @@ const table = await vi.hoisted(async () => (await import('../support/env.ts')).u
  * 100 tickets within 2 s over HTTP against the local server, paying at the Stripe stand-in, the lapse job
  * running every second, then every check of the tool. The buyers come from 3 client networks, so the
  * per-network reservation limit (60 a minute) refuses some with 429 and Retry-After and they ask again after it;
- * the walked-away holds lapse after the event's minute and the queue's buyers take their tickets. No timing is
- * asserted.
+ * the walked-away holds lapse after the event's minute and the queue's buyers take their tickets. Beside the rush, as
+ * many gate clients as its requests in flight check in another event's tickets through the same server, with the
+ * gate rush's own checks. No timing is asserted.
  */
 const options = {
   buyers: 200,
@@ -61,10 +62,17 @@ describe('the on-sale rush, small', () => {
     await api?.close();
   });
 
-  it('sells out with 0 oversold, nothing held, every succeeded payment one paid order or one refund, no 5xx, refusals only 409 and 429 with Retry-After', async () => {
+  it('sells out with 0 oversold, nothing held, every succeeded payment one paid order or one refund, no 5xx, refusals only 409 and 429 with Retry-After, beside a gate rush whose checks hold', async () => {
+    const gateSide = await prepareGateSide(options.concurrency, 300, () => {});
     const prepared = await prepareOnSale(target, options, () => {});
-    const result = await runOnSale(target, prepared, options);
+    const { result, gate } = await runOnSaleBesideGate(target, prepared, options, gateSide);
     expect(await verifyOnSale(target, prepared, result)).toEqual([]);
+    // The gate side ran during the rush, on the same server: check-ins admitted, the re-scans refused, counters exact.
+    expect(gate?.scanners).toBe(13);
+    expect(gate?.rescanners).toBe(3);
+    expect(gate!.result.admitted.length).toBeGreaterThan(0);
+    expect(gate!.result.rescans.some((s) => s.status === 409 && s.reason === 'already_checked_in')).toBe(true);
+    expect(await verifyGateSide(target, gate!)).toEqual([]);
     // The rush did what it says: buyers walked away, were refused for sold out and by the network limit, paid. How
     // many of each depends on the machine's pace (who holds before the tickets run out), so only that each happened.
     expect(result.outcomes.paid).toBeGreaterThan(0);
