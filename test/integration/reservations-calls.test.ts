@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds, idsInHand } from '#shared/data/counters';
-import { SALE_CACHE_SECONDS } from '#shared/selling/data/event-sale-cache';
+import { SALE_CACHE_SECONDS, SOLD_OUT_MEMO_MS } from '#shared/selling/data/event-sale-cache';
 import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
@@ -86,6 +86,35 @@ describe('the calls of a hold', () => {
     expect(answer!.body.reason).toBe('sold_out');
     // The window's conditional write on the version this container wrote, then the marker and the stock at once.
     expect(sent).toEqual(['PutItemCommand', 'BatchGetItemCommand']);
+  });
+
+  it('refuses a type this container found sold out a moment ago without reading its stock, until the memo ends or the container gives places back', async () => {
+    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+    const network = anyNetwork();
+    const holder = unusedCustomerId();
+    const first = await hold(event, holder, network);
+    expect(first.status).toBe(201);
+    const customerId = await signedInCustomer();
+    // The whole stock read finds none left: sold_out, remembered.
+    expect((await hold(event, customerId, network)).body.reason).toBe('sold_out');
+
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const remembered = await commandsSent(async () => {
+      answer = await hold(event, customerId, network);
+    });
+    expect(answer!.status, answer!.raw).toBe(409);
+    expect(answer!.body).toMatchObject({ reason: 'sold_out', left: 0 });
+    // Only the network's window: no marker, no stock read.
+    expect(remembered).toEqual(['PutItemCommand']);
+
+    advanceClock(SOLD_OUT_MEMO_MS);
+    const afterMemo = await commandsSent(() => hold(event, customerId, network));
+    expect(afterMemo).toContain('BatchGetItemCommand');
+
+    // The places given back in this container: the next hold reads the stock again, and takes them.
+    const token = await customerToken(holder);
+    expect((await call('DELETE', `${BASE}/${first.body.data.id}`, { token })).status).toBe(200);
+    expect((await hold(event, customerId, network)).status).toBe(201);
   });
 
   it('reads the event and its types again once the copy is as old as its seconds', async () => {

@@ -24,10 +24,10 @@ const REQUESTS = [
   {
     request: 'POST /my-account/reservations/{id}/checkout',
     handler: 'functions/my-account/reservation-checkout.ts',
-    ceiling: 40,
+    ceiling: 41,
     goal: 45,
   },
-  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 33, goal: 40 },
+  { request: 'POST /payments/stripe/webhook', handler: 'functions/payments/stripe-webhook.ts', ceiling: 34, goal: 40 },
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

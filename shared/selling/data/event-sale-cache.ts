@@ -51,3 +51,36 @@ export async function eventForSale(
 export function forgetEventForSale(eventId: number): void {
   kept.delete(eventId);
 }
+
+/**
+ * Ticket types this container read whole and found short (every stock shard read, fewer places left than a line
+ * wanted), kept SOLD_OUT_MEMO_MS with what was left. Once a type sells out, most holds of an on-sale ask for it again,
+ * and each would read every one of its shards (up to 64 read units, a second BatchGetItem) to be told `sold_out` again.
+ * A refusal from the memo takes nothing, so it cannot oversell; it may refuse, for at most that second, a place given
+ * back in another container (a release, a lapse, a total raised): the waiting queue's buyer asks again on its next
+ * poll. A container that gives places back itself forgets the type at once (stock.ts `move`).
+ */
+export const SOLD_OUT_MEMO_MS = 1_000;
+
+const soldOut = new Map<number, { left: number; until: number }>();
+keptPerContainer(() => soldOut.clear());
+
+/** A whole read of the type found `left` places, too few for a line. */
+export function rememberSoldOut(typeId: number, left: number): void {
+  soldOut.delete(typeId);
+  if (soldOut.size >= MAX_KEPT) soldOut.delete(soldOut.keys().next().value!);
+  soldOut.set(typeId, { left, until: now().getTime() + SOLD_OUT_MEMO_MS });
+}
+
+/** The places a whole read of the type found within SOLD_OUT_MEMO_MS, when it found too few; else undefined. */
+export function soldOutLeft(typeId: number): number | undefined {
+  const memo = soldOut.get(typeId);
+  if (memo && now().getTime() < memo.until) return memo.left;
+  soldOut.delete(typeId);
+  return undefined;
+}
+
+/** This container gives places of the type back: its next hold reads the stock again. */
+export function forgetSoldOut(typeId: number): void {
+  soldOut.delete(typeId);
+}

@@ -8,6 +8,7 @@ import { storedSchema } from '../../data/stored-items.ts';
 import { keys } from '../../data/keys.ts';
 import { typeShardsFromItem } from '../../events/data/event-items.ts';
 import type { SaleSums } from '../domain/sale-prices.ts';
+import { forgetSoldOut } from './event-sale-cache.ts';
 
 /**
  * A ticket type's stock (shared/data/README.md "Stock"): `stockShards` items `STOCK#<typeId>#<shard>`,
@@ -157,6 +158,7 @@ function move(typeId: number, shard: number, set: string, condition: string, qua
   const values: Record<string, number> = Object.fromEntries(added.map(([name, amount]) => [`:${name}`, amount]));
   if ((set + condition).includes(':q')) values[':q'] = quantity;
   const adds = added.length ? ` ADD ${added.map(([name]) => `#${name} :${name}`).join(', ')}` : '';
+  if (set.includes('#left = #left +')) forgetSoldOut(typeId);
   return {
     Update: {
       TableName: tableName(),

@@ -1,5 +1,6 @@
 import { readUsesShards } from '../data/promo-codes.ts';
 import { readShards, type ReadShard } from '../data/stock.ts';
+import { rememberSoldOut, soldOutLeft } from '../data/event-sale-cache.ts';
 import type { TicketType } from '../../events/domain/event.ts';
 import { planTakes, sampleShards, STOCK_SAMPLE, type StockShard, type StockTake } from '../domain/reservation.ts';
 import { hasUseLeft, type PromoCode, type PromoUse, promoRefused } from '../domain/promo-code.ts';
@@ -72,12 +73,21 @@ function wantedOf(request: { lines: readonly { typeId: number; quantity: number 
 /** The takes of `quantity` from every shard of `type` (read whole), pieced from several if need be, else `sold_out`. */
 function planFrom(type: TicketType, shards: readonly StockShard[], quantity: number): StockTake[] {
   const planned = planTakes(type.id, shards, quantity);
-  if (!planned)
-    throw soldOut(
-      type,
-      shards.reduce((sum, shard) => sum + shard.left, 0),
-    );
-  return planned;
+  if (planned) return planned;
+  const left = shards.reduce((sum, shard) => sum + shard.left, 0);
+  rememberSoldOut(type.id, left);
+  throw soldOut(type, left);
+}
+
+/** `sold_out` without a read when this container read a type of the lines whole a moment ago and found too few. */
+export function refuseKnownSoldOut(
+  request: { lines: readonly { typeId: number; quantity: number }[] },
+  types: Map<number, TicketType>,
+): void {
+  for (const [typeId, quantity] of wantedOf(request)) {
+    const left = soldOutLeft(typeId);
+    if (left !== undefined && left < quantity) throw soldOut(types.get(typeId)!, left);
+  }
 }
 
 export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>

@@ -21,7 +21,7 @@ import { holdCaps, type HoldCaps } from '../domain/hold-limits.ts';
 import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { mayAccess } from '../../portal/data/customer-events.ts';
 import { priceHold } from './hold-prices.ts';
-import { planPromoUse, planStock, stockSample } from './hold-takes.ts';
+import { planPromoUse, planStock, refuseKnownSoldOut, stockSample } from './hold-takes.ts';
 import { promoDiscount } from '../domain/promo-code.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
 
@@ -75,8 +75,10 @@ export async function createReservation(customerId: number, network: string, req
     takes: await planStock(request, byId, sampled),
     use: promo && (await planPromoUse(promo)),
   });
-  // The customer's marker is read in the stock sample's BatchGetItem (a call fewer on every hold, and most answers of
-  // an on-sale are `sold_out` ones); a standing hold is refused before a sold-out type.
+  // A type this container found sold out a moment ago is refused without a read (event-sale-cache.ts
+  // SOLD_OUT_MEMO_MS: most answers of an on-sale are `sold_out` ones). Otherwise the customer's marker is read in the
+  // stock sample's BatchGetItem (a call fewer on every hold), and a standing hold is refused before a sold-out type.
+  refuseKnownSoldOut(request, byId);
   const first = await readShardsWith(stockSample(request, byId), [customerHoldKey(customerId, event.id)]);
   const standing = customerHoldFrom(first.alongside[0], at);
   if (standing) throw holdStands(standing, at);
