@@ -1,8 +1,8 @@
 import { STATE_FIELDS } from './ticket-codes.ts';
-import type { TicketAction, TicketHistoryEntry } from './ticket-resource.ts';
+import type { TicketAction, TicketCreation, TicketHistoryEntry } from './ticket-resource.ts';
 import type { TicketRecord } from './ticket.ts';
 
-export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
+export type { TicketAction, TicketCreation, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
 
 /**
  * A ticket's history: one entry per change, written in the change's own transaction, so
@@ -12,12 +12,6 @@ export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './tick
  * record itself (`creation`, never changed after): a creation then writes no item of its
  * own, 2 units a ticket of every sale (shared/lists/README.md "A paid order's write units").
  */
-
-/**
- * What the creation's entry says beyond what every creation's entry says alike (version 1, no state moved, no field
- * changed): who, when, how, and for a transfer's new ticket the one it replaces.
- */
-export type TicketCreation = Omit<TicketHistoryEntry, 'version' | 'states' | 'fields'>;
 
 /** The part of a creation's entry its record keeps. */
 export function creationOf(entry: TicketHistoryEntry): TicketCreation {

@@ -1,6 +1,5 @@
 import { PROCESS_STATE } from './ticket-codes.ts';
-import type { TicketCreation } from './ticket-history.ts';
-import type { PurchaserContact, Ticket, TicketClaim, TicketRefund } from './ticket-resource.ts';
+import type { PurchaserContact, Ticket, TicketClaim, TicketCreation, TicketRefund } from './ticket-resource.ts';
 
 export {
   AttendeeAnswerResource,
