@@ -21,7 +21,7 @@ import { ticketItem } from './ticket-records.ts';
  * - the caller's extra actions (a scan record, an idempotent answer).
  */
 export interface TicketChange {
-  /** null: the ticket is created. */
+  /** null: the ticket is created. Else the record as read: its `creation` is what the change keeps. */
   before: TicketRecord | null;
   after: TicketRecord;
   history: TicketHistoryEntry;
