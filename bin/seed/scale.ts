@@ -10,7 +10,7 @@ import { applyScan } from '#shared/gate/domain/check-in';
 import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
 import { newOrder, type Order } from '#shared/selling/domain/order';
 import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
-import { historyEntry, type Actor, type TicketAction } from '#shared/tickets/domain/ticket-history';
+import { creationOf, historyEntry, type Actor, type TicketAction } from '#shared/tickets/domain/ticket-history';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
 import { capture, WriteSet } from './capture.ts';
 import { insertSeededCustomer } from './customers.ts';
@@ -230,12 +230,14 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
       history: historyEntry(null, record, { actor, action: 'create', at: record.created }),
     };
     await commitTicketChanges([first]);
-    record = { ...record, version: first.history.version };
+    // The record as stored: each change's `before` carries the creation its record keeps (ticket-changes.ts).
+    const creation = creationOf(first.history);
+    record = { ...record, version: first.history.version, creation };
     for (const [after, by, action, extra] of changes) {
       const next = { ...after, version: record.version };
       const history = historyEntry(record, next, { actor: by, action, at });
       await commitTicketChanges([{ before: record, after: next, history }], extra);
-      record = { ...next, version: history.version };
+      record = { ...next, version: history.version, creation };
     }
     const consumer = consumerWritesOf([record]);
     consumerItems.push(...consumer.items);

@@ -1,9 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readTicketRecord } from '#shared/tickets/data/ticket-records';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/data/client';
+import { keys } from '#shared/data/keys';
+import { historyPut } from '#shared/tickets/data/ticket-history';
+import { readTicketRecord, ticketItem } from '#shared/tickets/data/ticket-records';
 import { PROCESS_STATE } from '#shared/tickets/domain/ticket';
 import { Conflict } from '#shared/errors';
 import { changeTicketStates } from '#shared/tickets/use-cases/edit-ticket';
 import { call } from '../support/api.ts';
+import { storedItem } from '../support/dynamo-writes.ts';
 import { checkIn, oneTicket, readStats, SYSTEM, TICKETS } from '../support/tickets.ts';
 import { adminToken } from '../support/tokens.ts';
 
@@ -144,6 +149,53 @@ describe('GET /tickets/{id}?_include=history', () => {
     expect(page.body.data.history.data.map((entry: { version: number }) => entry.version)).toEqual([2, 1]);
     const past = await call('GET', `${TICKETS}/${ticket.id}?_include=history&history_offset=9`, { token: editor });
     expect(past.body.data.history).toMatchObject({ totalCount: 5, count: 0, data: [] });
+  });
+
+  it("keeps a creation's entry on the ticket's record, answered as entry 1 on every page that reaches it", async () => {
+    const { ticket } = await oneTicket();
+    expect(await storedItem(keys.ticketHistory(ticket.id, 1))).toBeUndefined();
+    expect((await readTicketRecord(ticket.id))!.creation).toEqual({
+      at: ticket.created,
+      actor: 'system',
+      action: 'create',
+    });
+    const created = await call('GET', `${TICKETS}/${ticket.id}?_include=history`, { token: editor });
+    expect(created.body.data.history).toMatchObject({ totalCount: 1, count: 1 });
+    expect(created.body.data.history.data).toEqual([
+      { version: 1, at: ticket.created, actor: 'system', action: 'create', states: {}, fields: [] },
+    ]);
+    await patch(ticket.id, { partyMember: 'A' });
+    await patch(ticket.id, { partyMember: 'B' });
+    const versions = async (limit: number, offset: number) =>
+      (
+        await call('GET', `${TICKETS}/${ticket.id}?_include=history&history_limit=${limit}&history_offset=${offset}`, {
+          token: editor,
+        })
+      ).body.data.history.data.map((entry: { version: number }) => entry.version);
+    expect(await versions(2, 0)).toEqual([3, 2]);
+    expect(await versions(2, 1)).toEqual([2, 1]);
+    expect(await versions(1, 2)).toEqual([1]);
+    // Later changes keep it as it was.
+    expect((await readTicketRecord(ticket.id))!.creation).toEqual({
+      at: ticket.created,
+      actor: 'system',
+      action: 'create',
+    });
+  });
+
+  it('answers entry 1 of a record written before records kept their creation from its own item', async () => {
+    const { ticket } = await oneTicket();
+    const { creation, ...record } = (await readTicketRecord(ticket.id))!;
+    const entry = { version: 1, ...creation!, actor: 'admin 7', states: {}, fields: [] };
+    await db.send(new PutCommand({ TableName: tableName(), Item: ticketItem(record) }));
+    await db.send(new PutCommand(historyPut(ticket.id, entry).Put));
+    expect((await patch(ticket.id, { partyMember: 'Older' })).status).toBe(200);
+    expect((await readTicketRecord(ticket.id))!.creation).toBeUndefined();
+    const read = await call('GET', `${TICKETS}/${ticket.id}?_include=history`, { token: editor });
+    expect(read.body.data.history.data).toEqual([
+      expect.objectContaining({ version: 2, action: 'edit', fields: ['partyMember'] }),
+      entry,
+    ]);
   });
 
   it('records refused changes nowhere, and shows history only on a single ticket', async () => {

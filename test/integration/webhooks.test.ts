@@ -75,6 +75,25 @@ describe('a subscription receives every change, signed, once', () => {
     expect(new Set(about(r, ticket.id).map((m) => m.headers['webhook-id'])).size).toBe(2);
   });
 
+  it('delivers a creation from the entry its record keeps: type, time and sequence 1', async () => {
+    const event = await seedEvent();
+    const r = await receiver();
+    await subscribe(token, r, { events: ['ticket.created'], eventIds: [event.id] });
+    const [ticket] = await seedTickets(event, event.ticketTypes[0]!.id, 1);
+
+    const [created] = await eventually(webhooks.workers, () => {
+      const messages = about(r, ticket!.id);
+      expect(messages).toHaveLength(1);
+      return messages.map((m) => m.message);
+    });
+    expect(created).toMatchObject({
+      type: 'ticket.created',
+      timestamp: ticket!.created,
+      data: { sequence: 1, changed: [], previous: {} },
+    });
+    expect(created!.data.ticket).toEqual((await call('GET', `${TICKETS}/${ticket!.id}`, { token })).body.data);
+  });
+
   it('retries after a 500 and after a timeout, with the same webhook-id, and not after a 2xx', async () => {
     const { event, ticket } = await eventWithTicket();
     const r = await receiver();

@@ -1,5 +1,5 @@
 import { holdsBib, isEligible, type TicketRecord } from '../domain/ticket.ts';
-import type { TicketHistoryEntry } from '../domain/ticket-history.ts';
+import { creationOf, type TicketHistoryEntry } from '../domain/ticket-history.ts';
 import { Conflict } from '../../errors.ts';
 import { labelled, tableName, transactWrite, TransactionCancelled } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
@@ -11,7 +11,8 @@ import { ticketItem } from './ticket-records.ts';
 /**
  * The one write of a ticket change, its record's part. In one TransactWriteItems:
  * - each ticket, conditional on its `version` (optimistic lock: two scanners racing admit
- *   a ticket once; the loser re-reads and is refused), and its history entry;
+ *   a ticket once; the loser re-reads and is refused), and its history entry (a creation's
+ *   on the record itself: `storedRecord`);
  * - (a type's `sold` is not here: the caller's stock move carries it, tickets/use-cases/ticket-stock.ts);
  * - the bib item when the bib, the event or the holding state changes, and the barcode's
  *   unique item when the barcode or `deleted` changes;
@@ -20,7 +21,7 @@ import { ticketItem } from './ticket-records.ts';
  * - the caller's extra actions (a scan record, an idempotent answer).
  */
 export interface TicketChange {
-  /** null: the ticket is created. */
+  /** null: the ticket is created. Else the record as read: its `creation` is what the change keeps. */
   before: TicketRecord | null;
   after: TicketRecord;
   history: TicketHistoryEntry;
@@ -72,15 +73,22 @@ const barcodeItem = (record: TicketRecord) => ({
 });
 
 /**
- * A new ticket's record items, built as its create transaction's: the record, its history
- * entry, its bib and barcode items (the list engine adds its entries, shared/lists/writes.ts
+ * The record as its change stores it: at its new version, keeping its creation's entry, which a creation puts there
+ * and no later change alters, whatever the change's `after` carries (domain/ticket-history.ts `TicketCreation`).
+ */
+function storedRecord({ before, after, history }: TicketChange): Record<string, unknown> {
+  const creation = before ? before.creation : creationOf(history);
+  const { creation: _carried, ...record } = after;
+  return ticketItem({ ...record, version: history.version, ...(creation ? { creation } : {}) });
+}
+
+/**
+ * A new ticket's record items, built as its create transaction's: the record with its history's
+ * entry 1, its bib and barcode items (the list engine adds its entries, shared/lists/writes.ts
  * `newTicketItems`). For bulk loads; uniqueness (bib, barcode) is the caller's.
  */
 export function newRecordItems(record: TicketRecord, history: TicketHistoryEntry): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [
-    ticketItem({ ...record, version: history.version }),
-    historyPut(record.id, history).Put.Item,
-  ];
+  const items: Record<string, unknown>[] = [storedRecord({ before: null, after: record, history })];
   if (holdsBib(record)) items.push(bibItem(record));
   if (!record.deleted) items.push(barcodeItem(record));
   return items;
@@ -141,8 +149,9 @@ function plannedActions(changes: TicketChange[], lists: readonly Action[], extra
   const actions: Planned[] = [];
   const stale = { label: TICKET, error: () => new StaleTicket() };
 
-  for (const { before, after, history } of changes) {
-    const Item = ticketItem({ ...after, version: history.version });
+  for (const change of changes) {
+    const { before, after, history } = change;
+    const Item = storedRecord(change);
     const condition = before
       ? {
           ConditionExpression: '#version = :version',
@@ -151,7 +160,7 @@ function plannedActions(changes: TicketChange[], lists: readonly Action[], extra
         }
       : { ConditionExpression: 'attribute_not_exists(PK)' };
     actions.push(planned({ Put: { TableName: tableName(), Item, ...condition } }, stale));
-    actions.push(planned(historyPut(after.id, history), stale));
+    if (before) actions.push(planned(historyPut(after.id, history), stale));
     actions.push(...bibActions(before, after));
     actions.push(...barcodeActions(before, after));
   }

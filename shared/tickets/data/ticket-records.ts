@@ -13,6 +13,7 @@ import { batchGet, db, tableName } from '../../data/client.ts';
 import { parseItem, storedSchema } from '../../data/stored-items.ts';
 import { keys } from '../../data/keys.ts';
 import { keyCondition } from '../../data/key-conditions.ts';
+import { TicketCreationItem } from './ticket-history.ts';
 
 /**
  * Ticket records: one item `TICKET#<id>` each holds the whole record (fields, states,
@@ -138,6 +139,7 @@ const TicketItem = storedSchema<TicketRecord>()(
     bookingFee: z.optional(z.number()),
     discount: z.optional(z.number()),
     feeTax: z.optional(z.number()),
+    creation: z.optional(TicketCreationItem),
   }),
 );
 

@@ -1,15 +1,38 @@
 import { STATE_FIELDS } from './ticket-codes.ts';
-import type { TicketAction, TicketHistoryEntry } from './ticket-resource.ts';
+import type { TicketAction, TicketCreation, TicketHistoryEntry } from './ticket-resource.ts';
 import type { TicketRecord } from './ticket.ts';
 
-export type { TicketAction, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
+export type { TicketAction, TicketCreation, TicketHistoryEntry, TicketHistoryPage } from './ticket-resource.ts';
 
 /**
- * A ticket's history: one entry per change, appended in the change's own transaction, so
+ * A ticket's history: one entry per change, written in the change's own transaction, so
  * the history cannot disagree with the ticket. Entry `n` is the change that produced the
  * ticket's version `n` (1 is its creation), which makes the history's length the
- * ticket's version and lets a page be read by key, newest first.
+ * ticket's version and lets a page be read by key, newest first. Entry 1 is kept on the
+ * record itself (`creation`, never changed after): a creation then writes no item of its
+ * own, 2 units a ticket of every sale (shared/lists/README.md "A paid order's write units").
  */
+
+/** The part of a creation's entry its record keeps. */
+export function creationOf(entry: TicketHistoryEntry): TicketCreation {
+  const { version: _version, states: _states, fields: _fields, ...creation } = entry;
+  return creation;
+}
+
+/** Entry 1 of a ticket whose record keeps its creation, in the order every entry's keys are answered. */
+export function creationEntry(creation: TicketCreation): TicketHistoryEntry {
+  const { at, actor, eventScope, action, relatedTicketId } = creation;
+  return {
+    version: 1,
+    at,
+    actor,
+    ...(eventScope ? { eventScope } : {}),
+    action,
+    states: {},
+    fields: [],
+    ...(relatedTicketId === undefined ? {} : { relatedTicketId }),
+  };
+}
 
 /**
  * Who made a change. Administrators and customers act through tokens; the system through seeding and imports.

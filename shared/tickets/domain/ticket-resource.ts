@@ -80,6 +80,11 @@ export const TicketHistoryEntryResource = z.strictObject({
   relatedTicketId: z.optional(z.int()),
 });
 export type TicketHistoryEntry = z.output<typeof TicketHistoryEntryResource>;
+/**
+ * What a creation's entry says beyond what every creation's entry says alike (version 1, no state moved, no field
+ * changed): who, when, how, and for a transfer's new ticket the one it replaces. The record keeps it (ticket-history.ts).
+ */
+export type TicketCreation = Omit<TicketHistoryEntry, 'version' | 'states' | 'fields'>;
 
 export const TicketResource = z
   .strictObject({

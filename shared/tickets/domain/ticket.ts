@@ -1,5 +1,5 @@
 import { PROCESS_STATE } from './ticket-codes.ts';
-import type { PurchaserContact, Ticket, TicketClaim, TicketRefund } from './ticket-resource.ts';
+import type { PurchaserContact, Ticket, TicketClaim, TicketCreation, TicketRefund } from './ticket-resource.ts';
 
 export {
   AttendeeAnswerResource,
@@ -72,6 +72,11 @@ export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund
    */
   discount?: number;
   feeTax?: number;
+  /**
+   * The history's entry 1, kept on the record by its creation's write (ticket-history.ts); absent on a record created
+   * before the record kept it, whose entry 1 is an item of its own like every later entry.
+   */
+  creation?: TicketCreation;
   /** Optimistic-lock counter: every write is conditional on it. */
   version: number;
 }

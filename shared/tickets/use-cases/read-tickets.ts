@@ -52,7 +52,7 @@ export async function getTicket(
   const record = await liveTicketRecord(id, scope);
   const [[ticket], history] = await Promise.all([
     presentTickets([record], include),
-    include.includes('history') ? readTicketHistory(id, record.version, historyPage) : undefined,
+    include.includes('history') ? readTicketHistory(record, historyPage) : undefined,
   ]);
   return history
     ? { ...ticket!, history: { totalCount: record.version, count: history.length, ...historyPage, data: history } }

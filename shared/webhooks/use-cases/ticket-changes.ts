@@ -27,9 +27,9 @@ export async function deliveriesOfChange(
 ): Promise<StoredDelivery[]> {
   const { before, after } = change;
   const eventIds = [after.eventId, ...(after.accessEvents ?? [])];
-  // The type needs the history entry (one read): only read it for a change some subscription may want.
+  // The type needs the history entry (one read, none for a creation): only read it for a change some subscription may want.
   if (!webhooks.some((webhook) => TICKET_EVENT_TYPE_NAMES.some((type) => covers(webhook, type, eventIds)))) return [];
-  const entry = await readHistoryEntry(after.id, after.version);
+  const entry = await readHistoryEntry(after);
   if (!entry) {
     // Every change of a ticket writes its history entry in the same transaction; a record without one is not a change.
     logger.warn('ticket record changed without a history entry: no webhook message', { ticketId: after.id });
