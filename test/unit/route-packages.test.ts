@@ -18,13 +18,6 @@ const HEAVY: Record<string, (row: RouteRow, handlerSource: string) => boolean> =
   'pdf-lib': (_row, source) => source.includes("binary: 'application/pdf'"),
 };
 
-/**
- * What a route holds that it does not need, kept in sight until it is cut: the box office's sale undoes a sale that
- * fails half-way through the cancel's steps, whose refunds module calls Stripe for a card payment (a cash sale's
- * refund never does).
- */
-const NOT_YET_CUT = ['POST /orders: stripe'];
-
 const handlerFile = (row: RouteRow) => `functions/${row.handler}.ts`;
 
 /** The heavy packages a route's bundle holds that its row does not need. */
@@ -47,7 +40,6 @@ describe("a route's heavy packages", () => {
 
   it('are held only by the routes that pay (Stripe), mail (SES) or draw a PDF (pdf-lib)', () => {
     const carrying = routes.flatMap((row) => unneeded(row).map((name) => `${routeKey(row)}: ${name}`));
-    // Each one not yet cut is still held (else take it off the list).
-    expect(carrying).toEqual(NOT_YET_CUT);
+    expect(carrying).toEqual([]);
   });
 });

@@ -1,18 +1,11 @@
 import { hashPassword, needsRehash, spendVerificationTime, verifyPassword } from '../../auth/passwords.ts';
 import { findAdministratorByLogin, replacePasswordHash } from '../data/administrators.ts';
-import { toProfile, type AdministratorProfile } from '../domain/administrator.ts';
+import { toProfile, type LegacyLoginResult } from '../domain/administrator.ts';
 import { Forbidden, RateLimited, Unauthenticated } from '../../errors.ts';
 import { recordFailedLogin } from '../../services/metrics.ts';
 import { startAdminSession } from './admin-session.ts';
 import { requireAuthMode } from './auth-mode.ts';
 import { guardLogin } from './login-guard.ts';
-
-export interface LegacyLoginResult {
-  jwt: string;
-  /** Epoch seconds: the token's `exp`. */
-  expiresAt: number;
-  user: AdministratorProfile;
-}
 
 /**
  * Legacy sign-in against the service's own records. An unknown login and a wrong

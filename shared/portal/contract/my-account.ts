@@ -1,6 +1,6 @@
 import * as z from '../../schema.ts';
 import { boundedIdList, pagingQuery, ticketPagingQuery, wholeNumber } from '../../request-fields.ts';
-import { MAX_WILDCARDS, wildcardCount } from '../../domain/wildcard.ts';
+import { EventFilter } from '../domain/portal-event.ts';
 
 /** The request and answer schemas of the portal's routes (`/my-account/...`). */
 
@@ -35,27 +35,15 @@ export const ordered = (from: string, to: string) =>
     { message: `${from} must not be after ${to}`, path: [from] },
   );
 
-/** A pattern's `%` wildcards are capped, so its matching work stays small (shared/domain/wildcard.ts). */
-const fewWildcards = (name: string) =>
-  z.refine<string>(
-    (pattern) => wildcardCount(pattern) <= MAX_WILDCARDS,
-    `${name} may hold at most ${MAX_WILDCARDS} % wildcards`,
-  );
-
 /**
  * The portal lists' paging: `_limit`, `_offset` (a 400 naming `_cursor` past the first 1,000
  * matches: shared/portal/domain/portal-lists.ts) and `_cursor`, the `next` of the previous page.
  */
 export const portalPaging = { ...pagingQuery, _cursor: ticketPagingQuery._cursor };
 
+/** The catalogue's query: its title and search filters (the domain's `EventFilter`), the start bounds and paging. */
 export const PortalEventQuery = z
-  .strictObject({
-    title: z.optional(
-      z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'), fewWildcards('title')),
-    ),
-    search: z.optional(
-      z.string().check(z.maxLength(100, 'search must be at most 100 characters'), fewWildcards('search')),
-    ),
+  .extend(EventFilter, {
     fromEventStart: startBound('fromEventStart'),
     toEventStart: startBound('toEventStart'),
     return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),

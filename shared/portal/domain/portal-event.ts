@@ -2,7 +2,7 @@ import * as z from '../../schema.ts';
 import { DEFAULT_LISTING, type Event, saleCurrency, type TicketType } from '../../events/domain/event.ts';
 import { TaxRule } from '../../selling/domain/pricing-schemas.ts';
 import { priceSale } from '../../selling/domain/sale-prices.ts';
-import { wildcardPattern } from '../../domain/wildcard.ts';
+import { MAX_WILDCARDS, wildcardCount, wildcardPattern } from '../../domain/wildcard.ts';
 import { formatInTimeZone } from '../../domain/zoned-time.ts';
 
 /**
@@ -78,12 +78,25 @@ export function toEventEntry(stored: Event, sold: number): EventEntry {
   };
 }
 
-export interface EventFilter {
+/** A pattern's `%` wildcards are capped, so its matching work stays small (shared/domain/wildcard.ts). */
+const fewWildcards = (name: string) =>
+  z.refine<string>(
+    (pattern) => wildcardCount(pattern) <= MAX_WILDCARDS,
+    `${name} may hold at most ${MAX_WILDCARDS} % wildcards`,
+  );
+
+/** The catalogue's title and search filters, a part of its query (contract/my-account.ts `PortalEventQuery`). */
+export const EventFilter = z.strictObject({
   /** Exact and case-sensitive; `%` matches any run of characters (`City%`). */
-  title?: string;
+  title: z.optional(
+    z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'), fewWildcards('title')),
+  ),
   /** Case-insensitive substring of title, description, venue or venue address (`%` also a wildcard inside it). */
-  search?: string;
-}
+  search: z.optional(
+    z.string().check(z.maxLength(100, 'search must be at most 100 characters'), fewWildcards('search')),
+  ),
+});
+export type EventFilter = z.output<typeof EventFilter>;
 
 /** Whether an event meets the title and search filters. */
 export function eventMatcher(filter: EventFilter): (event: Event) => boolean {

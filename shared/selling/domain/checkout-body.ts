@@ -1,7 +1,10 @@
 import * as z from '../../schema.ts';
 import { COUNTRY_CODE_MESSAGE, isCountryCode } from '../../domain/countries.ts';
 import { AttendeeAnswer } from '../../tickets/domain/attendee-update.ts';
-import { MAX_TICKETS_PER_RESERVATION } from './reservation.ts';
+import { ValidationError, type FieldProblem } from '../../errors.ts';
+import { answerProblems, type Event } from '../../events/domain/event.ts';
+import { ticketPrices } from './sale-prices.ts';
+import { MAX_TICKETS_PER_RESERVATION, type Reservation } from './reservation.ts';
 
 /**
  * `POST /my-account/reservations/{id}/checkout` and its answer. The body names who the held tickets are for
@@ -109,3 +112,69 @@ export const CheckoutBody = z.strictObject({
   billing: z.optional(BillingBody),
 });
 export type CheckoutBody = z.output<typeof CheckoutBody>;
+
+/**
+ * One attendee per held ticket, in line order, with the event's questions answered (the required ones too);
+ * the box office's sale takes its attendees by the same rule. Beside the body, not in the checkout's use case, so
+ * the box office's bundle reaches no Stripe SDK (shared/README.md "The heavy packages"). Its type is inferred, not
+ * order.ts `CheckoutAttendee` (order.ts reads this module's `Billing`: no cycle); `newOrder` checks it against that.
+ */
+export function attendeesOf(
+  reservation: Pick<Reservation, 'lines' | 'amounts'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+) {
+  const problems = attendeeProblems(reservation, event, body);
+  if (problems.length) throw new ValidationError('The attendees do not fit the reservation.', problems);
+  return slotsOf(reservation).map((slot, n) => {
+    const attendee = body.attendees[n]!;
+    const [year, month, day] = attendee.birthDate?.split('-').map(Number) ?? [];
+    return {
+      ...slot,
+      partyMember: attendee.firstName,
+      partyMemberLastName: attendee.lastName,
+      emailAddress: attendee.email,
+      partyMemberBirthYear: year ?? null,
+      partyMemberBirthMonth: month ?? null,
+      partyMemberBirthDay: day ?? null,
+      partyMemberTitle: attendee.title ?? null,
+      partyMemberCompany: attendee.company ?? null,
+      attendeeQuestions: attendee.answers ?? [],
+    };
+  });
+}
+
+/** The held tickets, one per attendee, in line order, each with its share of its line. */
+function slotsOf(reservation: Pick<Reservation, 'lines' | 'amounts'>) {
+  return reservation.lines.flatMap((line) =>
+    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee, discount, feeTax }) => ({
+      typeId: line.typeId,
+      waveTimeId: line.waveTimeId,
+      price,
+      taxAmount,
+      ...(bookingFee ? { bookingFee } : {}),
+      ...(discount ? { discount } : {}),
+      ...(feeTax ? { feeTax } : {}),
+    })),
+  );
+}
+
+/** What is wrong with the attendees: their number, and each one's answers to the event's questions (empty: nothing). */
+export function attendeeProblems(
+  reservation: Pick<Reservation, 'lines'>,
+  event: Pick<Event, 'questions'>,
+  body: Pick<CheckoutBody, 'attendees'>,
+): FieldProblem[] {
+  const held = reservation.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const problems: FieldProblem[] = [];
+  if (body.attendees.length !== held)
+    problems.push({ path: 'body.attendees', message: `must hold ${held} attendees, one per held ticket` });
+  body.attendees.forEach((attendee, n) => {
+    const answers = attendee.answers ?? [];
+    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
+    for (const question of event.questions)
+      if (question.required && !answers.some((answer) => answer.questionId === question.id))
+        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
+  });
+  return problems;
+}

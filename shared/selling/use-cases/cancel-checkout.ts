@@ -20,7 +20,8 @@ import { unissuedTakes, type Reservation, type StockTake } from '../domain/reser
 import { actorLabel, type Actor } from '../../tickets/domain/ticket-history.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { cancelOrderPayment } from './checkout-intent.ts';
-import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
+import { finished, refund, soldTickets } from './cancel-steps.ts';
+import { cancelTicket } from './cancel-ticket.ts';
 
 /**
  * A staff cancel of a checkout's order before it is active (cancel-order.ts step 2): awaiting payment (`closeUnpaid`)

@@ -19,7 +19,8 @@ import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
 import { adminActor, inScope } from '../../identity/use-cases/event-scope.ts';
 import { closeUnpaid, stopIssuing } from './cancel-checkout.ts';
-import { cancelTicket, finished, refund, soldTickets } from './cancel-steps.ts';
+import { finished, refund, soldTickets } from './cancel-steps.ts';
+import { cancelTicket } from './cancel-ticket.ts';
 import { creditRest } from './invoices.ts';
 import { orderFor } from './order-reads.ts';
 

@@ -27,7 +27,8 @@ import { adminActor, inScope } from '../../identity/use-cases/event-scope.ts';
 import { refundStripePart } from './refunds.ts';
 import { paidForTicket } from '../domain/sale-prices.ts';
 import { cancelOrder } from './cancel-order.ts';
-import { cancelTicket, soldTickets } from './cancel-steps.ts';
+import { soldTickets } from './cancel-steps.ts';
+import { cancelTicket } from './cancel-ticket.ts';
 import { creditPart } from './invoices.ts';
 import { orderFor } from './order-reads.ts';
 

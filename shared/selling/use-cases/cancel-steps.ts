@@ -8,24 +8,19 @@ import {
   deskRefund,
   orderCancelledMail,
   replacementIds,
-  ticketsToCancel,
   toStaffOrder,
   type StaffOrder,
 } from '../domain/order-cancel.ts';
 import type { Order, OrderTransaction } from '../domain/order.ts';
-import type { Actor } from '../../tickets/domain/ticket-history.ts';
-import { withStates, statesOf } from '../../tickets/domain/ticket-states.ts';
-import type { Via } from '../../tickets/domain/ticket-transitions.ts';
-import { PROCESS_STATE, type TicketRecord } from '../../tickets/domain/ticket.ts';
+import type { TicketRecord } from '../../tickets/domain/ticket.ts';
 import { Conflict } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { sendEmail } from '../../services/email.ts';
 import { refundStripePayment } from './refunds.ts';
-import { changeTicket } from '../../tickets/use-cases/change-ticket.ts';
 
 /**
  * The steps a staff cancellation is made of (cancel-order.ts for a whole order, cancel-checkout.ts for a checkout not
- * yet active, cancel-part.ts for part of one; a failed sale's undo, undo-sale.ts, cancels its tickets the same way).
+ * yet active, cancel-part.ts for part of one); each ticket's own cancel is cancel-ticket.ts.
  */
 
 /** The order closed by this request: the buyer mailed with the tickets it cancelled, the order answered. */
@@ -82,25 +77,6 @@ export async function soldTickets(ticketIds: readonly number[]): Promise<TicketR
     for (const next of ids) seen.add(next);
   }
   return tickets;
-}
-
-/** A ticket of the order to the spec's cancelled state (skipped when it no longer holds a place); also a failed sale's undo (undo-sale.ts). */
-export async function cancelTicket(ticket: TicketRecord, actor: Actor, force: boolean): Promise<TicketRecord> {
-  const via: Via[] = force ? ['cancel_order', 'force_cancel'] : ['cancel_order'];
-  return changeTicket(ticket.id, { actor, action: 'cancel_order', via }, (record, at) => {
-    // Changed since it was read (cancelled by an earlier attempt, deleted, transferred): nothing to do.
-    if (!ticketsToCancel([record]).length) return { changes: [], result: record };
-    const after = {
-      ...withStates(record, { ...statesOf(record), processState: PROCESS_STATE.cancelled }),
-      updated: at,
-    };
-    const forced = record.processState === PROCESS_STATE.checkedIn;
-    return {
-      changes: [{ before: record, after }],
-      action: forced ? 'force_cancel_order' : 'cancel_order',
-      result: after,
-    };
-  });
 }
 
 export async function mailBuyer(order: Order, cancelled: TicketRecord[]): Promise<void> {

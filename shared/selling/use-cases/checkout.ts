@@ -1,4 +1,4 @@
-import type { CheckoutBody } from '../domain/checkout-body.ts';
+import { attendeeProblems, attendeesOf, type CheckoutBody } from '../domain/checkout-body.ts';
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../identity/data/customers.ts';
@@ -7,11 +7,9 @@ import { getOrder, newOrderActions } from '../data/orders.ts';
 import { orderEntriesCaughtUp } from '../data/order-list-entries.ts';
 import { checkOutHold } from '../data/reservations.ts';
 import { getShippingMethod } from '../data/shipping-methods.ts';
-import { answerProblems, type Event } from '../../events/domain/event.ts';
-import { type CheckoutAttendee, newOrder, type Order } from '../domain/order.ts';
+import { newOrder, type Order } from '../domain/order.ts';
 import { orderStripeAmount } from '../domain/order-payment.ts';
 import { DEFAULT_RESERVATION_MINUTES, type Reservation } from '../domain/reservation.ts';
-import { ticketPrices } from '../domain/sale-prices.ts';
 import { checkoutExpiry } from '../domain/hold-limits.ts';
 import type { ShippingMethod } from '../domain/shipping-method.ts';
 import { Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
@@ -184,68 +182,4 @@ async function answer(order: Order, intent?: { id: string; clientSecret: string 
     order: view,
     payment: { processor: 'stripe' as const, clientSecret, publishableKey: key, amount, currency },
   };
-}
-
-/**
- * One attendee per held ticket, in line order, with the event's questions answered (the required ones too);
- * the box office's sale takes its attendees by the same rule.
- */
-export function attendeesOf(
-  reservation: Pick<Reservation, 'lines' | 'amounts'>,
-  event: Pick<Event, 'questions'>,
-  body: Pick<CheckoutBody, 'attendees'>,
-): CheckoutAttendee[] {
-  const problems = attendeeProblems(reservation, event, body);
-  if (problems.length) throw new ValidationError('The attendees do not fit the reservation.', problems);
-  return slotsOf(reservation).map((slot, n) => {
-    const attendee = body.attendees[n]!;
-    const [year, month, day] = attendee.birthDate?.split('-').map(Number) ?? [];
-    return {
-      ...slot,
-      partyMember: attendee.firstName,
-      partyMemberLastName: attendee.lastName,
-      emailAddress: attendee.email,
-      partyMemberBirthYear: year ?? null,
-      partyMemberBirthMonth: month ?? null,
-      partyMemberBirthDay: day ?? null,
-      partyMemberTitle: attendee.title ?? null,
-      partyMemberCompany: attendee.company ?? null,
-      attendeeQuestions: attendee.answers ?? [],
-    };
-  });
-}
-
-/** The held tickets, one per attendee, in line order, each with its share of its line. */
-function slotsOf(reservation: Pick<Reservation, 'lines' | 'amounts'>) {
-  return reservation.lines.flatMap((line) =>
-    ticketPrices(line, reservation.amounts.currency).map(({ price, taxAmount, bookingFee, discount, feeTax }) => ({
-      typeId: line.typeId,
-      waveTimeId: line.waveTimeId,
-      price,
-      taxAmount,
-      ...(bookingFee ? { bookingFee } : {}),
-      ...(discount ? { discount } : {}),
-      ...(feeTax ? { feeTax } : {}),
-    })),
-  );
-}
-
-/** What is wrong with the attendees: their number, and each one's answers to the event's questions (empty: nothing). */
-function attendeeProblems(
-  reservation: Pick<Reservation, 'lines'>,
-  event: Pick<Event, 'questions'>,
-  body: Pick<CheckoutBody, 'attendees'>,
-): FieldProblem[] {
-  const held = reservation.lines.reduce((sum, line) => sum + line.quantity, 0);
-  const problems: FieldProblem[] = [];
-  if (body.attendees.length !== held)
-    problems.push({ path: 'body.attendees', message: `must hold ${held} attendees, one per held ticket` });
-  body.attendees.forEach((attendee, n) => {
-    const answers = attendee.answers ?? [];
-    problems.push(...answerProblems(event.questions, answers, `body.attendees.${n}.answers`));
-    for (const question of event.questions)
-      if (question.required && !answers.some((answer) => answer.questionId === question.id))
-        problems.push({ path: `body.attendees.${n}.answers`, message: `Question ${question.id} is required.` });
-  });
-  return problems;
 }

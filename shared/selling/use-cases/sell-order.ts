@@ -13,7 +13,7 @@ import { actorLabel } from '../../tickets/domain/ticket-history.ts';
 import { Conflict, NotFound, ValidationError } from '../../errors.ts';
 import { logger } from '../../logger.ts';
 import { adminActor, inScope } from '../../identity/use-cases/event-scope.ts';
-import { attendeesOf } from './checkout.ts';
+import { attendeesOf } from '../domain/checkout-body.ts';
 import { sendOrderConfirmation } from './order-confirmation.ts';
 import { checkLines } from './reservations.ts';
 import { holdOrder } from './hold-order.ts';

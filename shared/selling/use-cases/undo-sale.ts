@@ -8,7 +8,7 @@ import type { Order, OrderHistoryEntry } from '../domain/order.ts';
 import type { StockTake } from '../domain/reservation.ts';
 import { actorLabel, type Actor } from '../../tickets/domain/ticket-history.ts';
 import type { TicketRecord } from '../../tickets/domain/ticket.ts';
-import { cancelTicket } from './cancel-steps.ts';
+import { cancelTicket } from './cancel-ticket.ts';
 
 /**
  * Undoes a box-office sale that failed after its first step (sell-order.ts): by the failed request itself before

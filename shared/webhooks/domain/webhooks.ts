@@ -63,30 +63,18 @@ export interface SigningSecret {
   expiresAt?: string;
 }
 
-/** A subscription as stored. */
-export interface Webhook {
-  id: number;
-  url: string;
-  events: SubscribableType[];
-  /** Only these events' tickets and changes; null: every event the creator may read. */
-  eventIds: number[] | null;
-  enabled: boolean;
-  description: string;
-  /** The administrator who created it. */
-  createdBy: number;
+/**
+ * A subscription as stored: what the API answers of it (`WebhookResource`, below), its aim as recorded (`actsFor`,
+ * absent: its creator's) and its signing secrets, never answered.
+ */
+export interface Webhook extends Omit<WebhookResource, 'actsFor'> {
   /**
    * The administrator who last aimed it (set its url, events or eventIds): deliveries are made
    * for them, with their permissions at delivery time. Absent on a subscription stored before
    * it was recorded and not aimed since: its creator (`actingFor`).
    */
   actsFor?: number;
-  /** Why it was turned off by the service (410 Gone, failing for days); null when enabled or turned off by a person. */
-  disabledReason: string | null;
-  /** The first failed attempt since the last delivered one (ISO-8601); null while healthy. */
-  failingSince: string | null;
   secrets: SigningSecret[];
-  created: string;
-  updated: string;
 }
 
 /** The administrator a subscription delivers for. */
@@ -156,16 +144,12 @@ export function covers(
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead', 'cancelled', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** One message to one subscription, and its attempts. */
-export interface Delivery {
-  webhookId: number;
-  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, `<epoch ms:13>-event-<event id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
-  id: string;
-  /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
-  messageId: string;
+/**
+ * One message to one subscription, and its attempts: what the API answers of it (`DeliveryResource`, below), its type
+ * as the service knows it, and what only the dispatcher reads.
+ */
+export interface Delivery extends Omit<DeliveryResource, 'type'> {
   type: WebhookMessageType;
-  /** null for an event change's message and a ping. */
-  ticketId: number | null;
   /** The ticket's events (own first), or the changed event: the creator's scope is checked against them at each attempt. */
   eventIds: number[];
   /** The JSON body, fixed when the change was read, so every attempt sends the same bytes. */
@@ -173,16 +157,6 @@ export interface Delivery {
   /** The subscription's url and administrator when it was recorded: it goes nowhere else, for nobody else (absent on older ones). */
   url?: string;
   actsFor?: number;
-  status: DeliveryStatus;
-  attempts: number;
-  /** The receiver's last HTTP status; null before an answer. */
-  lastStatus: number | null;
-  /** Why the last attempt failed or the delivery was cancelled; null when it did not. */
-  lastError: string | null;
-  created: string;
-  lastAttemptAt: string | null;
-  /** When the dispatcher tries again (pending only). */
-  nextAttemptAt: string | null;
 }
 
 /** Deliveries are kept this long after their creation (then expire): the furthest back a redelivery reaches. */
@@ -232,12 +206,17 @@ export const WebhookResource = z.object({
   id: z.int(),
   url: z.string(),
   events: z.array(z.enum(SUBSCRIBABLE_TYPE_NAMES)),
+  /** Only these events' tickets and changes; null: every event the creator may read. */
   eventIds: z.nullable(z.array(z.int())),
   enabled: z.boolean(),
   description: z.string(),
+  /** The administrator who created it. */
   createdBy: z.int(),
+  /** The administrator deliveries are made for (`actingFor`). */
   actsFor: z.int(),
+  /** Why it was turned off by the service (410 Gone, failing for days); null when enabled or turned off by a person. */
   disabledReason: z.nullable(z.string()),
+  /** The first failed attempt since the last delivered one (ISO-8601); null while healthy. */
   failingSince: z.nullable(z.string()),
   created: z.string(),
   updated: z.string(),
@@ -268,17 +247,23 @@ export const toWebhookResource = ({ secrets, actsFor, ...webhook }: Webhook): We
 });
 
 export const DeliveryResource = z.object({
+  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, `<epoch ms:13>-event-<event id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
   id: z.string(),
   webhookId: z.int(),
+  /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
   messageId: z.string(),
   type: z.string(),
+  /** null for an event change's message and a ping. */
   ticketId: z.nullable(z.int()),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.int(),
+  /** The receiver's last HTTP status; null before an answer. */
   lastStatus: z.nullable(z.int()),
+  /** Why the last attempt failed or the delivery was cancelled; null when it did not. */
   lastError: z.nullable(z.string()),
   created: z.string(),
   lastAttemptAt: z.nullable(z.string()),
+  /** When the dispatcher tries again (pending only). */
   nextAttemptAt: z.nullable(z.string()),
 });
 export type DeliveryResource = z.infer<typeof DeliveryResource>;
