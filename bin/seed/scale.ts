@@ -9,6 +9,7 @@ import { commitTicketChanges, consumerWritesOf, type ExtraAction, type TicketCha
 import { applyScan } from '#shared/gate/domain/check-in';
 import { newTicketRecord } from '#shared/tickets/domain/new-ticket';
 import { newOrder, type Order } from '#shared/selling/domain/order';
+import { orderListEntryItem, orderStatusEntryItem } from '#shared/selling/data/order-list-entries';
 import { countedEvents, isEligible, PROCESS_STATE, type TicketRecord } from '#shared/tickets/domain/ticket';
 import { creationOf, historyEntry, type Actor, type TicketAction } from '#shared/tickets/domain/ticket-history';
 import { batchWrite, PARALLEL_WRITES } from './batch-write.ts';
@@ -166,6 +167,9 @@ export async function seedScale(options: ScaleSeedOptions): Promise<ScaleSeed> {
           ticketIds: ids,
         };
         await commitNewOrder(order, event);
+        // Its entries as its writer would put them once the transaction answered: the order is not in the table
+        // before the batch below, so the caught-up step above found nothing to follow.
+        consumerItems.push(orderListEntryItem(order), orderStatusEntryItem(order));
       }
     });
     const { puts, deletes } = set.drainItems();
