@@ -3,7 +3,7 @@ import { getOrder } from '#shared/selling/data/orders';
 import { readOrderDocuments } from '#shared/selling/data/invoices';
 import { call } from '../support/api.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import { newAddress } from '../support/mail.ts';
+import { deskSale } from '../support/desk-sales.ts';
 import { checkedOut, payAsBrowser } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { parsed } from '../support/pdf-text.ts';
@@ -110,20 +110,9 @@ describe('the box office with billing details', () => {
       currency: 'EUR',
       ticketTypes: [{ name: 'Runner', price: 50, total: 10 }],
     });
-    const sold = await call('POST', '/api/v2/orders', {
-      token: staff,
-      body: {
-        eventId: event.id,
-        lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 1 }],
-        payment: { method: 'cash' },
-        buyer: { emailAddress: newAddress('desk'), firstName: 'Ada', lastName: 'Lovelace' },
-        attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }],
-        billing: BILLING,
-      },
-    });
-    expect(sold.status, sold.raw).toBe(201);
-    expect(sold.body.data.billing).toEqual(TRIMMED);
-    const [invoice] = await readOrderDocuments(Number(sold.body.data.id));
+    const sold = await deskSale(staff, event, [1], { billing: BILLING });
+    expect(sold.billing).toEqual(TRIMMED);
+    const [invoice] = await readOrderDocuments(Number(sold.id));
     expect(invoice!.buyer).toMatchObject({ name: 'Ada Lovelace', ...TRIMMED });
   });
 });

@@ -8,7 +8,8 @@ import { call } from '../support/api.ts';
 import { newCustomer } from '../support/customers.ts';
 import { parsed } from '../support/pdf-text.ts';
 import { seedEvent } from '../support/factories/tickets.ts';
-import { mailTo, newAddress } from '../support/mail.ts';
+import { deskSale } from '../support/desk-sales.ts';
+import { mailTo } from '../support/mail.ts';
 import { checkedOut, payAsBrowser, refundsAtStripe } from '../support/paid-checkout.ts';
 import { claimedThenIssued } from '../support/paid-order-issuing.ts';
 import { stripeSdk, useStripeStandIn } from '../support/stripe.ts';
@@ -254,18 +255,8 @@ describe('a taxed sale paid, mailed and refunded', () => {
       currency: 'EUR',
       ticketTypes: [{ name: 'Runner', price: 121, total: 10, tax: VAT(21) }],
     });
-    const sold = await call('POST', '/api/v2/orders', {
-      token: staff,
-      body: {
-        eventId: event.id,
-        lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 1 }],
-        payment: { method: 'cash' },
-        buyer: { emailAddress: newAddress('desk'), firstName: 'Ada', lastName: 'Lovelace' },
-        attendees: [{ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }],
-      },
-    });
-    expect(sold.status, sold.raw).toBe(201);
-    expect(sold.body.data).toMatchObject({
+    const sold = await deskSale(staff, event, [1]);
+    expect(sold).toMatchObject({
       grandTotal: 121,
       amounts: { tickets: 121, tax: 21, total: 121, currency: 'EUR' },
       payment: { paid: 121 },
