@@ -38,14 +38,15 @@ export const SECONDS_PER_CALL: Record<SaleFunction, number> = { hold: 0.1, check
 export const BURST_HEADROOM = 2;
 
 /**
- * Write units a hold and a paid order of two tickets cost: what the sale writes, not the 150 it aims at, since
- * the table must take what the code sends. Set from `npm run bench -- --heat`'s 240.6 a paid order, which measures
- * 209.1 since the search entries left the transaction and 176.3 since the list entries and their positions did too
- * (bin/bench/results.md "On-sale heat"; write-units.test.ts holds the hold's 10 and a paid order's 170 exactly). Kept
- * at 241, not lowered to 177: a table's warm throughput only
- * increases (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/update-warm-throughput.html), so prod's
- * declared 164,600 stays what it was warmed to; the 15 % above today's writes is room for the next change that adds
- * some. Lower it for a new stage, or when a release re-creates the table.
+ * Write units a hold and a paid order of two tickets are declared at, for the table's warm throughput. The sale writes
+ * 10 a hold and about 151 a paid order (`npm run bench -- --heat`, bin/bench/results.md "On-sale heat";
+ * write-units.test.ts holds 10 and 150 exactly); the paid order is declared at 241, a third above it, on purpose: a
+ * table warmed to 164,600 units a second has about 165 partitions, so as many stream shards, and the ticket changes'
+ * consumer keeps pace on them at its parallelization factor of 4 (`ticketChangeCapacity`, asserted in
+ * test/infra/webhooks.test.ts). Declaring what the sale writes (about 110,600) leaves 110 shards, where that consumer
+ * would need a higher factor and the Lambda concurrency it brings. Warm throughput only increases
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/update-warm-throughput.html): choose it before a
+ * stage's first deploy.
  */
 export const WRITE_UNITS = { hold: 10, paidOrder: 241 } as const;
 /**
