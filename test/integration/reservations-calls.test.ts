@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds, idsInHand } from '#shared/data/counters';
-import { SALE_CACHE_SECONDS, SOLD_OUT_MEMO_MS } from '#shared/selling/data/event-sale-cache';
+import { forgetEventForSale, SALE_CACHE_SECONDS, SOLD_OUT_MEMO_MS } from '#shared/selling/data/event-sale-cache';
+import { RESERVATIONS_PER_NETWORK } from '#shared/selling/use-cases/reservations';
 import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/events/domain/event';
 import { call } from '../support/api.ts';
@@ -33,6 +34,30 @@ async function hold(event: CreatedEvent, customerId = unusedCustomerId(), source
     body: { eventId: event.id, lines: [{ typeId: event.ticketTypes[0]!.id, quantity: 2 }] },
     sourceIp,
   });
+}
+
+/** The attempts the network's rate window counts now (none before its first). */
+async function windowAttempts(network: string): Promise<number> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.rateWindow(RESERVATIONS_PER_NETWORK.name, network),
+      ConsistentRead: true,
+    }),
+  );
+  return (Item?.attempts as number[] | undefined)?.length ?? 0;
+}
+
+/** An event of 2 places, both held, whose type this container then found sold out: the memo set for a second. */
+async function soldOutRemembered(network: string) {
+  const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+  const holder = unusedCustomerId();
+  const first = await hold(event, holder, network);
+  expect(first.status).toBe(201);
+  const customerId = await signedInCustomer();
+  // The whole stock read finds none left: sold_out, remembered.
+  expect((await hold(event, customerId, network)).body.reason).toBe('sold_out');
+  return { event, customerId, holder, reservationId: first.body.data.id };
 }
 
 /** Ids for the next holds in the container's hand, as 99 holds in 100 find them. */
@@ -88,15 +113,10 @@ describe('the calls of a hold', () => {
     expect(sent).toEqual(['PutItemCommand', 'BatchGetItemCommand']);
   });
 
-  it('refuses a type this container found sold out a moment ago without reading its stock, until the memo ends or the container gives places back', async () => {
-    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+  it('refuses a type this container found sold out a moment ago from memory alone: no call, the window not counted, until the memo ends or the container gives places back', async () => {
     const network = anyNetwork();
-    const holder = unusedCustomerId();
-    const first = await hold(event, holder, network);
-    expect(first.status).toBe(201);
-    const customerId = await signedInCustomer();
-    // The whole stock read finds none left: sold_out, remembered.
-    expect((await hold(event, customerId, network)).body.reason).toBe('sold_out');
+    const { event, customerId, holder, reservationId } = await soldOutRemembered(network);
+    const counted = await windowAttempts(network);
 
     let answer: Awaited<ReturnType<typeof hold>> | undefined;
     const remembered = await commandsSent(async () => {
@@ -104,17 +124,52 @@ describe('the calls of a hold', () => {
     });
     expect(answer!.status, answer!.raw).toBe(409);
     expect(answer!.body).toMatchObject({ reason: 'sold_out', left: 0 });
-    // Only the network's window: no marker, no stock read.
-    expect(remembered).toEqual(['PutItemCommand']);
+    // The event and its types from the container's copy, the type from the memo, the session checked already.
+    expect(remembered).toEqual([]);
+    expect(await windowAttempts(network)).toBe(counted);
 
     advanceClock(SOLD_OUT_MEMO_MS);
     const afterMemo = await commandsSent(() => hold(event, customerId, network));
-    expect(afterMemo).toContain('BatchGetItemCommand');
+    expect(afterMemo).toEqual(['PutItemCommand', 'BatchGetItemCommand']);
+    expect(await windowAttempts(network)).toBe(counted + 1);
 
     // The places given back in this container: the next hold reads the stock again, and takes them.
     const token = await customerToken(holder);
-    expect((await call('DELETE', `${BASE}/${first.body.data.id}`, { token })).status).toBe(200);
+    expect((await call('DELETE', `${BASE}/${reservationId}`, { token })).status).toBe(200);
     expect((await hold(event, customerId, network)).status).toBe(201);
+  });
+
+  it("counts the window first for a type in the memo when the event is not in the container's copy: nothing read before it", async () => {
+    const network = anyNetwork();
+    const { event, customerId } = await soldOutRemembered(network);
+    forgetEventForSale(event.id);
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      answer = await hold(event, customerId, network);
+    });
+    expect(answer!.body).toMatchObject({ reason: 'sold_out', left: 0 });
+    // The window's write, then the event and its types read (and kept); the type refused from the memo, no stock read.
+    expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'QueryCommand']);
+  });
+
+  it('refuses a request the hold refuses otherwise after the window, as a container without the memo does', async () => {
+    const network = anyNetwork();
+    const { event, customerId } = await soldOutRemembered(network);
+    const counted = await windowAttempts(network);
+    const typeId = event.ticketTypes[0]!.id;
+    const token = await customerToken(customerId);
+    const ask = (body: object) =>
+      call('POST', BASE, { token, body: { eventId: event.id, ...body }, sourceIp: network });
+    let tooMany: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      tooMany = await ask({ lines: [{ typeId, quantity: 11 }] });
+    });
+    expect(tooMany!.body.reason).toBe('max_per_order');
+    expect(sent).toEqual(['PutItemCommand']);
+    // A line naming a wave is read for (the event's waves), so it is counted too: a wave not of the event is its 400.
+    const wave = await ask({ lines: [{ typeId, quantity: 1, waveTimeId: 999_999_999 }] });
+    expect(wave.status).toBe(400);
+    expect(await windowAttempts(network)).toBe(counted + 2);
   });
 
   it('reads the event and its types again once the copy is as old as its seconds', async () => {

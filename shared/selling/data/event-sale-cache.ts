@@ -37,14 +37,20 @@ export async function eventForSale(
   eventId: number,
   read: () => Promise<{ event: Event; types: TicketType[] }>,
 ): Promise<{ event: Event; types: TicketType[] }> {
+  const copy = keptEventForSale(eventId);
+  if (copy) return copy;
   const at = now().getTime();
-  const copy = kept.get(eventId);
-  if (copy && at - copy.readAt < SALE_CACHE_SECONDS * 1000) return copy;
   const { event, types } = await read();
   kept.delete(eventId);
   if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(eventId, { readAt: at, event, types });
   return { event, types };
+}
+
+/** This container's copy of the event and its types when fresh enough, else undefined: nothing read, nothing kept. */
+export function keptEventForSale(eventId: number): { event: Event; types: TicketType[] } | undefined {
+  const copy = kept.get(eventId);
+  return copy && now().getTime() - copy.readAt < SALE_CACHE_SECONDS * 1000 ? copy : undefined;
 }
 
 /** This container changed the event: its next hold reads it again. */

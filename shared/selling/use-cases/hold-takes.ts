@@ -79,15 +79,19 @@ function planFrom(type: TicketType, shards: readonly StockShard[], quantity: num
   throw soldOut(type, left);
 }
 
-/** `sold_out` without a read when this container read a type of the lines whole a moment ago and found too few. */
-export function refuseKnownSoldOut(
+/**
+ * `sold_out` without a read when this container read a type of the lines whole a moment ago and found too few, else
+ * undefined. The lines' types are the event's (`types` has each: reservations.ts `checkLines` first).
+ */
+export function knownSoldOut(
   request: { lines: readonly { typeId: number; quantity: number }[] },
   types: Map<number, TicketType>,
-): void {
+): Conflict | undefined {
   for (const [typeId, quantity] of wantedOf(request)) {
     const left = soldOutLeft(typeId);
-    if (left !== undefined && left < quantity) throw soldOut(types.get(typeId)!, left);
+    if (left !== undefined && left < quantity) return soldOut(types.get(typeId)!, left);
   }
+  return undefined;
 }
 
 export const soldOut = (type: Pick<TicketType, 'id' | 'name'>, left: number) =>

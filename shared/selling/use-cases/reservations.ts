@@ -1,6 +1,6 @@
 import { now } from '../../clock.ts';
 import { allocateIds } from '../../data/counters.ts';
-import { eventForSale, forgetEventForSale } from '../data/event-sale-cache.ts';
+import { eventForSale, forgetEventForSale, keptEventForSale } from '../data/event-sale-cache.ts';
 import { getEvent, listTicketTypes } from '../../events/data/events.ts';
 import { requireSlots } from '../../data/rate-limits.ts';
 import { readDecideWrite } from '../../data/read-decide-write.ts';
@@ -8,7 +8,7 @@ import { type CustomerHold, customerHoldFrom, customerHoldKey, holdReservation }
 import { getShippingMethod } from '../data/shipping-methods.ts';
 import { HoldRefused, readShardsWith, type ReadShard } from '../data/stock.ts';
 import { listWaveTimes } from '../../events/data/wave-times.ts';
-import { saleCurrency, type TicketType } from '../../events/domain/event.ts';
+import { type Event, saleCurrency, type TicketType } from '../../events/domain/event.ts';
 import {
   DEFAULT_RESERVATION_MINUTES,
   MAX_TICKETS_PER_RESERVATION,
@@ -21,7 +21,7 @@ import { holdCaps, type HoldCaps } from '../domain/hold-limits.ts';
 import { ConcurrentUpdate, Conflict, NotFound, ValidationError, type FieldProblem } from '../../errors.ts';
 import { mayAccess } from '../../portal/data/customer-events.ts';
 import { priceHold } from './hold-prices.ts';
-import { planPromoUse, planStock, refuseKnownSoldOut, stockSample } from './hold-takes.ts';
+import { knownSoldOut, planPromoUse, planStock, stockSample } from './hold-takes.ts';
 import { promoDiscount } from '../domain/promo-code.ts';
 import { findPromoCode } from '../data/promo-codes.ts';
 
@@ -36,10 +36,10 @@ export const RESERVATIONS_PER_NETWORK = { name: 'RESERVATIONS_NETWORK', limit: 6
 const sequence = 'RESERVATION';
 
 /**
- * `POST /my-account/reservations`: holds the lines' tickets for the event's reservation
- * minutes, priced by the types' prices and the shipping method's charges (the client sends
- * no amount). Counted against the caller's and their network's limits first (429), then
- * refused with 400 (an event the customer cannot access, as a missing one; a type, wave or shipping method not of
+ * `POST /my-account/reservations`: holds the lines' tickets for the event's reservation minutes, priced by the types'
+ * prices and the shipping method's charges (the client sends no amount). A type this container found sold out a
+ * moment ago, of an event it keeps, is refused first from memory alone (`soldOutFromMemory`: no table call, no window
+ * counted); everything else is counted against the network's window first (429), then refused with 400 (an event the customer cannot access, as a missing one; a type, wave or shipping method not of
  * the event) or 409 `not_on_sale` (an unpublished event is that only to a customer who holds an order of it),
  * `max_per_order`, `hold_limit_customer`, `reservation_exists`, `hold_cool_down`, `hold_limit_network`, `sold_out`,
  * `amount_below_minimum`, `amount_above_maximum`, `shipping_charge_not_in_currency`, or a promo code's
@@ -47,6 +47,8 @@ const sequence = 'RESERVATION';
  * A code's discount lowers the tickets' amount, and the hold takes one of its uses in its own transaction.
  */
 export async function createReservation(customerId: number, network: string, request: NewReservationBody) {
+  const remembered = soldOutFromMemory(request);
+  if (remembered) throw remembered;
   await requireSlots(
     [{ ...RESERVATIONS_PER_NETWORK, subject: network }],
     (window) => `At most ${window.limit} reservations a minute per network.`,
@@ -58,27 +60,19 @@ export async function createReservation(customerId: number, network: string, req
     request.promoCode === undefined ? undefined : findPromoCode(request.eventId, request.promoCode),
   ]);
   const byId = new Map(types.map((type) => [type.id, type]));
-  checkLines(request, byId, new Set(waves.map((wave) => wave.id)));
   const at = now();
-  const closed = notOnSale(event, at);
-  if (closed) throw new Conflict(closed, 'not_on_sale');
-  const quantity = request.lines.reduce((sum, line) => sum + line.quantity, 0);
-  if (quantity > MAX_TICKETS_PER_RESERVATION)
-    throw new Conflict(`A reservation holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
-      maxPerOrder: MAX_TICKETS_PER_RESERVATION,
-    });
-  const caps = holdCaps(event);
-  checkCaps(quantity, caps);
+  const caps = checkHold(request, byId, new Set(waves.map((wave) => wave.id)), event, at);
   const typeIds = request.lines.map((line) => line.typeId);
   const discount = request.promoCode === undefined ? undefined : promoDiscount(request.promoCode, promo, at, typeIds);
   const plan = async (sampled?: readonly ReadShard[]) => ({
     takes: await planStock(request, byId, sampled),
     use: promo && (await planPromoUse(promo)),
   });
-  // A type this container found sold out a moment ago is refused without a read (event-sale-cache.ts
-  // SOLD_OUT_MEMO_MS: most answers of an on-sale are `sold_out` ones). Otherwise the customer's marker is read in the
-  // stock sample's BatchGetItem (a call fewer on every hold), and a standing hold is refused before a sold-out type.
-  refuseKnownSoldOut(request, byId);
+  // The sold-out memo again, for what the memory alone could not answer (a copy read just now; a wave, shipping
+  // method or code named). Otherwise the customer's marker is read in the stock sample's BatchGetItem (a call fewer on
+  // every hold), and a standing hold is refused before a sold-out type.
+  const known = knownSoldOut(request, byId);
+  if (known) throw known;
   const first = await readShardsWith(stockSample(request, byId), [customerHoldKey(customerId, event.id)]);
   const standing = customerHoldFrom(first.alongside[0], at);
   if (standing) throw holdStands(standing, at);
@@ -116,6 +110,51 @@ export async function createReservation(customerId: number, network: string, req
     if (error instanceof ConcurrentUpdate) await plan();
     throw error;
   }
+}
+
+/**
+ * `sold_out` from what this container keeps alone, before the network's window, or undefined (the window, then the
+ * reads): the window protects the table and the stock, and this answer costs the table nothing and takes nothing,
+ * telling no more than the public availability. Only when the event and its types are in the sale cache (looked at,
+ * never filled: a miss reads nothing before the window), published (every customer may access it: `mayAccess` without
+ * a read; a draft's copy is never trusted), the request names nothing the table would be read for (a wave, a
+ * shipping method, a promo code) and passes every other check of the hold, so its answer is the one the full path
+ * gives (a request refused otherwise is refused after the window, as before); then a type in the sold-out memo.
+ */
+function soldOutFromMemory(request: NewReservationBody): Conflict | undefined {
+  if (request.shippingMethodId !== undefined || request.promoCode !== undefined) return undefined;
+  if (request.lines.some((line) => line.waveTimeId !== undefined)) return undefined;
+  const sale = keptEventForSale(request.eventId);
+  if (!sale?.event.published) return undefined;
+  const byId = new Map(sale.types.map((type) => [type.id, type]));
+  try {
+    checkHold(request, byId, new Set(), sale.event, now());
+  } catch (error) {
+    if (error instanceof ValidationError || error instanceof Conflict) return undefined;
+    throw error;
+  }
+  return knownSoldOut(request, byId);
+}
+
+/** What a hold may ask of its event, from the event and types as read or kept (400, 409): no read; its caps. */
+function checkHold(
+  request: NewReservationBody,
+  byId: Map<number, TicketType>,
+  waves: Set<number>,
+  event: Event,
+  at: Date,
+): HoldCaps {
+  checkLines(request, byId, waves);
+  const closed = notOnSale(event, at);
+  if (closed) throw new Conflict(closed, 'not_on_sale');
+  const quantity = request.lines.reduce((sum, line) => sum + line.quantity, 0);
+  if (quantity > MAX_TICKETS_PER_RESERVATION)
+    throw new Conflict(`A reservation holds at most ${MAX_TICKETS_PER_RESERVATION} tickets.`, 'max_per_order', {
+      maxPerOrder: MAX_TICKETS_PER_RESERVATION,
+    });
+  const caps = holdCaps(event);
+  checkCaps(quantity, caps);
+  return caps;
 }
 
 /** Writes the hold: false when a shard read with stock was emptied before the write; the hold's own limits refuse. */
