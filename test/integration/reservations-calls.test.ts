@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { advanceClock, resetClock } from '#shared/clock';
 import { db, tableName } from '#shared/data/client';
 import { allocateIds, idsInHand } from '#shared/data/counters';
-import { forgetEventForSale, SALE_CACHE_SECONDS, SOLD_OUT_MEMO_MS } from '#shared/selling/data/event-sale-cache';
+import {
+  forgetEventForSale,
+  rememberSoldOut,
+  SALE_CACHE_SECONDS,
+  SOLD_OUT_MEMO_MS,
+} from '#shared/selling/data/event-sale-cache';
 import { RESERVATIONS_PER_NETWORK } from '#shared/selling/use-cases/reservations';
 import { keys } from '#shared/data/keys';
 import type { CreatedEvent } from '#shared/events/domain/event';
@@ -170,6 +175,31 @@ describe('the calls of a hold', () => {
     const wave = await ask({ lines: [{ typeId, quantity: 1, waveTimeId: 999_999_999 }] });
     expect(wave.status).toBe(400);
     expect(await windowAttempts(network)).toBe(counted + 2);
+  });
+
+  it("never answers a draft's type from memory: its access is checked after the window, so a customer without an order is told the event does not exist", async () => {
+    const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.event(event.id),
+        UpdateExpression: 'SET published = :no',
+        ExpressionAttributeValues: { ':no': false },
+      }),
+    );
+    const network = anyNetwork();
+    const customerId = await signedInCustomer();
+    // Read afresh (a draft's copy is never trusted) and kept, unpublished: the customer holds no order of it.
+    expect((await hold(event, customerId, network)).raw).toContain(`Event ${event.id} does not exist.`);
+    rememberSoldOut(event.ticketTypes[0]!.id, 0);
+    let answer: Awaited<ReturnType<typeof hold>> | undefined;
+    const sent = await commandsSent(async () => {
+      answer = await hold(event, customerId, network);
+    });
+    expect(answer!.status).toBe(400);
+    expect(answer!.raw).toContain(`Event ${event.id} does not exist.`);
+    // The window first, then the draft read again and the customer's link to it looked for.
+    expect(sent[0]).toBe('PutItemCommand');
   });
 
   it('reads the event and its types again once the copy is as old as its seconds', async () => {
