@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { WALK_UP_CUSTOMER, type Order } from '../domain/order.ts';
 import { batchGet, db, tableName } from '../../data/client.ts';
 import { keys } from '../../data/keys.ts';
-import { fromItem } from './order-items.ts';
+import { fromItem, orderItem } from './order-items.ts';
 
 /**
  * An order's two list entries, beside it in its partition; the order item itself is in no index, so its writes (its
@@ -86,6 +86,21 @@ export async function orderEntriesCaughtUp(orderIds: readonly number[]): Promise
     ];
   });
   await Promise.all(puts.map((put) => put()));
+}
+
+/**
+ * A new order's entries, by the writer whose transaction has just created it (its item put where none was): as
+ * `orderEntriesCaughtUp` writes them, without reading the order back. The order as stored is the item it put (read
+ * back through the same `fromItem`), and its entries can only be the stream consumer's, from that item or from a
+ * later move of its status; the same conditions keep either (the list entry put where none is, the status entry
+ * where it follows no more moves).
+ */
+export async function newOrderEntriesWritten(order: Order): Promise<void> {
+  const stored = fromItem(orderItem(order));
+  await Promise.all([
+    putIf(orderListEntryItem(stored), 'attribute_not_exists(PK)')(),
+    putIf(orderStatusEntryItem(stored), 'attribute_not_exists(PK) OR statusMoves <= :moves', stored.statusMoves ?? 0)(),
+  ]);
 }
 
 /** A conditional Put whose lost condition is another writer's newer entry: nothing to do. */

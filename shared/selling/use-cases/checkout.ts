@@ -4,7 +4,7 @@ import { allocateIds } from '../../data/counters.ts';
 import { getCustomer } from '../../identity/data/customers.ts';
 import { getEvent } from '../../events/data/events.ts';
 import { getOrder, newOrderActions } from '../data/orders.ts';
-import { orderEntriesCaughtUp } from '../data/order-list-entries.ts';
+import { newOrderEntriesWritten } from '../data/order-list-entries.ts';
 import { checkOutHold } from '../data/reservations.ts';
 import { getShippingMethod } from '../data/shipping-methods.ts';
 import { newOrder, type Order } from '../domain/order.ts';
@@ -103,7 +103,7 @@ export async function checkoutReservation(customerId: number, reservationId: num
     if (intent) await abandonIntent(order);
     throw new Conflict(`Reservation ${reservationId} moved: read it again.`, 'reservation_not_held');
   }
-  await orderEntriesCaughtUp([id]);
+  await newOrderEntriesWritten(order);
   if (order.grandTotal === 0) {
     // Nothing to pay: recorded paid now, as a paid one's webhook records it; the stream's consumer issues both alike.
     const { order: claimed } = await claim(id, null);
