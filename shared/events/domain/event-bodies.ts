@@ -174,27 +174,29 @@ const items = (event: Body) =>
   2 * (event.waivers?.length ?? 0);
 
 /** `POST /events`. */
-export const NewEventBody = body.check(
-  z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
-    message: 'must be after onSaleDate',
-    path: ['cutOff'],
-  }),
-  z.refine(
-    (event) =>
-      (event.waivers ?? []).every(
-        (waiver) => waiver.ticketTypeIndex === undefined || waiver.ticketTypeIndex < (event.ticketTypes?.length ?? 0),
-      ),
-    { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
+export const NewEventBody = z.lazy(() =>
+  body.check(
+    z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
+      message: 'must be after onSaleDate',
+      path: ['cutOff'],
+    }),
+    z.refine(
+      (event) =>
+        (event.waivers ?? []).every(
+          (waiver) => waiver.ticketTypeIndex === undefined || waiver.ticketTypeIndex < (event.ticketTypes?.length ?? 0),
+        ),
+      { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
+    ),
+    z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
+      message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types (two each, with their stock), grants, teams, wave times and waivers (two each) together: add more afterwards`,
+      path: ['ticketTypes'],
+    }),
   ),
-  z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
-    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types (two each, with their stock), grants, teams, wave times and waivers (two each) together: add more afterwards`,
-    path: ['ticketTypes'],
-  }),
 );
 export type NewEventBody = z.output<typeof NewEventBody>;
 
 /** `PATCH /events/{id}`. */
-export const EventPatchBody = eventPatchBody().check(someField);
+export const EventPatchBody = z.lazy(() => eventPatchBody().check(someField));
 export type EventPatchBody = z.output<typeof EventPatchBody>;
 
 function ticketTypeBodies(maxGrants: number) {
@@ -218,57 +220,78 @@ const types = ticketTypeBodies(MAX_GRANTS_PER_TYPE);
 export const NewTicketTypeBody = types.create;
 export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
 /** `PATCH /events/{id}/ticket-types/{typeId}`. */
-export const TicketTypePatchBody = types.patch.check(someField);
+export const TicketTypePatchBody = z.lazy(() => types.patch.check(someField));
 export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
 
 /** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */
-export const TeamBody = z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) });
+export const TeamBody = z.lazy(() =>
+  z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) }),
+);
 export type TeamBody = z.output<typeof TeamBody>;
 
-const optionList = z
-  .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
-  .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`));
+const optionList = z.lazy(() =>
+  z
+    .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
+    .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`)),
+);
 
-export const NewWaveBody = z.strictObject({ name: name(), startTime: instant(), capacity: count(), version });
+export const NewWaveBody = z.lazy(() =>
+  z.strictObject({ name: name(), startTime: instant(), capacity: count(), version }),
+);
 export type NewWaveBody = z.output<typeof NewWaveBody>;
-export const WavePatchBody = z
-  .strictObject({ name: z.optional(name()), startTime: z.optional(instant()), capacity: z.optional(count()), version })
-  .check(someField);
+export const WavePatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.optional(name()),
+      startTime: z.optional(instant()),
+      capacity: z.optional(count()),
+      version,
+    })
+    .check(someField),
+);
 export type WavePatchBody = z.output<typeof WavePatchBody>;
 
 /** A question's `options` in a patch is its whole new list: an option named by `id` is kept (renamed), one without is added. */
-export const NewQuestionBody = z.strictObject({
-  text: name(500),
-  required: z.optional(z.boolean()),
-  options: z.optional(optionList),
-  version,
-});
-export type NewQuestionBody = z.output<typeof NewQuestionBody>;
-export const QuestionPatchBody = z
-  .strictObject({
-    text: z.optional(name(500)),
+export const NewQuestionBody = z.lazy(() =>
+  z.strictObject({
+    text: name(500),
     required: z.optional(z.boolean()),
     options: z.optional(optionList),
     version,
-  })
-  .check(someField);
+  }),
+);
+export type NewQuestionBody = z.output<typeof NewQuestionBody>;
+export const QuestionPatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      text: z.optional(name(500)),
+      required: z.optional(z.boolean()),
+      options: z.optional(optionList),
+      version,
+    })
+    .check(someField),
+);
 export type QuestionPatchBody = z.output<typeof QuestionPatchBody>;
 
 /** A new `text` publishes a new version; tickets that signed an earlier one stay signed. */
-export const NewWaiverBody = z.strictObject({
-  title: name(),
-  kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-  ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
-  text: name(MAX_WAIVER_TEXT),
-  version,
-});
-export type NewWaiverBody = z.output<typeof NewWaiverBody>;
-export const WaiverPatchBody = z
-  .strictObject({
-    title: z.optional(name()),
+export const NewWaiverBody = z.lazy(() =>
+  z.strictObject({
+    title: name(),
     kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-    text: z.optional(name(MAX_WAIVER_TEXT)),
+    ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
+    text: name(MAX_WAIVER_TEXT),
     version,
-  })
-  .check(someField);
+  }),
+);
+export type NewWaiverBody = z.output<typeof NewWaiverBody>;
+export const WaiverPatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      title: z.optional(name()),
+      kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
+      text: z.optional(name(MAX_WAIVER_TEXT)),
+      version,
+    })
+    .check(someField),
+);
 export type WaiverPatchBody = z.output<typeof WaiverPatchBody>;
