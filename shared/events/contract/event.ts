@@ -10,7 +10,7 @@ import { pagingQuery, ticketPagingQuery } from '../../request-fields.ts';
 /** What the routes accept, as schemas with the types the use cases take: in the domain, beside its bounds. */
 export { EventPatchBody, MAX_CREATION_ITEMS, NewEventBody } from '../domain/event-bodies.ts';
 /** The event as the routes answer it: its schemas live with the domain types that build it. */
-export { EventResource, EventSummaryResource } from '../domain/event-resource.ts';
+export { EventResource, EventSummaryResource, eventSummaryFields } from '../domain/event-resource.ts';
 
 const flag = (name: string) =>
   z.optional(

@@ -34,7 +34,7 @@ import { WAIVER_KINDS } from './waivers.ts';
  */
 
 /** The listing fields (each optional in a create, defaults in shared/events/domain/event.ts DEFAULT_LISTING). */
-const listing = {
+const listing = () => ({
   venue: text(200),
   venueAddress: text(500),
   description: text(5000),
@@ -49,7 +49,7 @@ const listing = {
   cutOff: z.nullable(instant()),
   hideDate: z.boolean(),
   hideTime: z.boolean(),
-};
+});
 
 interface EventLimits {
   ticketTypes: number;
@@ -66,7 +66,7 @@ function newEventBody(limits: EventLimits) {
     start: instant(),
     timezone: timezone(),
     currency: currency(),
-    ...optional(listing),
+    ...optional(listing()),
     ...optional(holdCapFields),
     ...optional(pricingFields),
     ticketTypes: z.optional(
@@ -137,7 +137,7 @@ function eventPatchBody() {
     start: z.optional(instant()),
     timezone: z.optional(timezone()),
     currency: z.optional(currency()),
-    ...optional(listing),
+    ...optional(listing()),
     published: z.optional(z.boolean()),
     reservationMinutes: z.optional(reservationMinutes()),
     ...optional(holdCapFields),
@@ -157,13 +157,13 @@ const EACH = 50;
 const FIXED_WRITES = 19;
 export const MAX_CREATION_ITEMS = 100 - FIXED_WRITES;
 
-const body = newEventBody({
+const LIMITS: EventLimits = {
   ticketTypes: MAX_TICKET_TYPES,
   waveTimes: MAX_WAVE_TIMES,
   grants: MAX_GRANTS_PER_TYPE,
   each: EACH,
-});
-type Body = z.output<typeof body>;
+};
+type Body = z.output<ReturnType<typeof newEventBody>>;
 
 const items = (event: Body) =>
   // A type, its first stock item (more shards where room is left: event-creation.ts) and its grants.
@@ -175,7 +175,7 @@ const items = (event: Body) =>
 
 /** `POST /events`. */
 export const NewEventBody = z.lazy(() =>
-  body.check(
+  newEventBody(LIMITS).check(
     z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
       message: 'must be after onSaleDate',
       path: ['cutOff'],
@@ -215,12 +215,11 @@ function ticketTypeBodies(maxGrants: number) {
   };
 }
 
-const types = ticketTypeBodies(MAX_GRANTS_PER_TYPE);
 /** `POST /events/{id}/ticket-types`. */
-export const NewTicketTypeBody = types.create;
+export const NewTicketTypeBody = z.lazy(() => ticketTypeBodies(MAX_GRANTS_PER_TYPE).create);
 export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
 /** `PATCH /events/{id}/ticket-types/{typeId}`. */
-export const TicketTypePatchBody = z.lazy(() => types.patch.check(someField));
+export const TicketTypePatchBody = z.lazy(() => ticketTypeBodies(MAX_GRANTS_PER_TYPE).patch.check(someField));
 export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
 
 /** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */

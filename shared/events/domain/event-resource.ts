@@ -55,7 +55,7 @@ export const QuestionResource = z.lazy(() =>
 export { TeamResource };
 
 /** The caps as the event answers them, its defaults where the organiser set none. */
-const holdCapAnswers = {
+const holdCapAnswers = () => ({
   maxHeldPerCustomer: z
     .int()
     .check(
@@ -70,13 +70,13 @@ const holdCapAnswers = {
         `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
       ),
     ),
-};
+});
 
-/** The event's own fields, as every answer shows them. */
 const iso = z.iso.datetime();
 const nullableIso = z.lazy(() => z.nullable(iso));
 
-const fields = {
+/** The event's own fields, as every answer shows them (`GET /events` lists these alone). */
+export const eventSummaryFields = () => ({
   id: z.int(),
   title: z.string(),
   start: iso.check(z.describe('ISO-8601 UTC.')),
@@ -100,7 +100,7 @@ const fields = {
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
-  ...holdCapAnswers,
+  ...holdCapAnswers(),
   bookingFee: z
     .nullable(BookingFee)
     .check(
@@ -119,14 +119,14 @@ const fields = {
   created: iso,
   updated: nullableIso,
   updatedBy: z.nullable(z.int()).check(z.describe('The administrator who changed it last.')),
-};
+});
 
-export const EventSummaryResource = z.strictObject(fields);
+export const EventSummaryResource = z.lazy(() => z.strictObject(eventSummaryFields()));
 export type EventSummary = z.output<typeof EventSummaryResource>;
 
 export const EventResource = z.lazy(() =>
   z.strictObject({
-    ...fields,
+    ...eventSummaryFields(),
     ticketTypes: z.array(TicketTypeResource),
     waveTimes: z.array(
       z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
