@@ -10,59 +10,65 @@ import { keptPerContainer } from './container-state.ts';
  * Sections that only some routes need (the table, email, photos, identity provider) are
  * validated by `requireSection` when the module that uses them is first loaded.
  */
-const commaList = z.pipe(
-  z.string(),
-  z.transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
+const commaList = z.lazy(() =>
+  z.pipe(
+    z.string(),
+    z.transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   ),
 );
 
-const jwks = z.pipe(
-  z.string(),
-  z.transform((value, context) => {
-    try {
-      return parsePublicJwks(value);
-    } catch (error) {
-      context.issues.push({
-        code: 'custom',
-        message: `must be a JWKS of ES256 keys: ${(error as Error).message}`,
-        input: value,
-      });
-      return z.NEVER;
-    }
+const jwks = z.lazy(() =>
+  z.pipe(
+    z.string(),
+    z.transform((value, context) => {
+      try {
+        return parsePublicJwks(value);
+      } catch (error) {
+        context.issues.push({
+          code: 'custom',
+          message: `must be a JWKS of ES256 keys: ${(error as Error).message}`,
+          input: value,
+        });
+        return z.NEVER;
+      }
+    }),
+  ),
+);
+
+const baseSchema = z.lazy(() =>
+  z.object({
+    STAGE: z.string().check(z.minLength(1)),
+    SITE_AUTH_METHOD: z.enum(['idp', 'legacy']),
+    /**
+     * The public JWKS of the service's own tokens (ES256), current key first: every
+     * function verifies with it; the issuing ones sign with the first key's private half.
+     */
+    JWT_PUBLIC_KEYS: jwks,
+    JWT_ISSUER: z.string().check(z.minLength(1)),
+    /**
+     * Origins of the admin SPA: CORS and the CSRF check of admin routes, the login redirect
+     * allowlist. The portal's are separate (PORTAL_ORIGINS): each audience's routes accept
+     * only its own front end, so a flaw in one front end cannot act on the other's routes.
+     */
+    ADMIN_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
+    /** Origins of the customer portal: CORS and the CSRF check of customer routes. Public routes take both lists. */
+    PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
+    LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+    /**
+     * The secret (ARN) holding the x-origin-verify values CloudFront sends
+     * (shared/services/origin-verify-secret.ts), or NO_ORIGIN_CHECK where no front end stands
+     * in front (the local server, tests). Unset, the check fails closed: every request is refused.
+     */
+    ORIGIN_VERIFY_SECRET: z.optional(
+      z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set')),
+    ),
   }),
 );
-
-const baseSchema = z.object({
-  STAGE: z.string().check(z.minLength(1)),
-  SITE_AUTH_METHOD: z.enum(['idp', 'legacy']),
-  /**
-   * The public JWKS of the service's own tokens (ES256), current key first: every
-   * function verifies with it; the issuing ones sign with the first key's private half.
-   */
-  JWT_PUBLIC_KEYS: jwks,
-  JWT_ISSUER: z.string().check(z.minLength(1)),
-  /**
-   * Origins of the admin SPA: CORS and the CSRF check of admin routes, the login redirect
-   * allowlist. The portal's are separate (PORTAL_ORIGINS): each audience's routes accept
-   * only its own front end, so a flaw in one front end cannot act on the other's routes.
-   */
-  ADMIN_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
-  /** Origins of the customer portal: CORS and the CSRF check of customer routes. Public routes take both lists. */
-  PORTAL_ORIGINS: z.pipe(commaList, z.array(z.url()).check(z.minLength(1))),
-  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
-  /**
-   * The secret (ARN) holding the x-origin-verify values CloudFront sends
-   * (shared/services/origin-verify-secret.ts), or NO_ORIGIN_CHECK where no front end stands
-   * in front (the local server, tests). Unset, the check fails closed: every request is refused.
-   */
-  ORIGIN_VERIFY_SECRET: z.optional(
-    z.string().check(z.minLength(1, 'ORIGIN_VERIFY_SECRET must name a secret when set')),
-  ),
-});
 
 export type Config = z.infer<typeof baseSchema>;
 

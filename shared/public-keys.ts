@@ -20,14 +20,16 @@ export const PublicJwk = z.object({
 export type PublicJwk = z.infer<typeof PublicJwk>;
 
 /** A JWKS as the functions receive it: at least one key, each with its own `kid`. */
-export const PublicJwks = z
-  .object({ keys: z.array(PublicJwk).check(z.minLength(1)) })
-  .check(
-    z.refine(
-      (jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length,
-      'every key needs its own kid',
+export const PublicJwks = z.lazy(() =>
+  z
+    .object({ keys: z.array(PublicJwk).check(z.minLength(1)) })
+    .check(
+      z.refine(
+        (jwks) => new Set(jwks.keys.map((key) => key.kid)).size === jwks.keys.length,
+        'every key needs its own kid',
+      ),
     ),
-  );
+);
 export type PublicJwks = z.infer<typeof PublicJwks>;
 
 /** Parses the JWKS JSON string of JWT_PUBLIC_KEYS (or of the secret). */

@@ -50,28 +50,35 @@ export const bodyId = (name: string) => {
   });
 };
 
-/** `_limit` and `_offset` query parameters. */
+/** `_limit` and `_offset` query parameters (each `z.lazy`: shared/schema.ts says why). */
 export const pagingQuery = {
-  _limit: z._default(
-    z.pipe(
-      wholeNumber('_limit'),
-      z
-        .number()
-        .check(z.minimum(1, '_limit must be at least 1'), z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`)),
+  _limit: z.lazy(() =>
+    z._default(
+      z.pipe(
+        wholeNumber('_limit'),
+        z
+          .number()
+          .check(
+            z.minimum(1, '_limit must be at least 1'),
+            z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`),
+          ),
+      ),
+      DEFAULT_LIMIT,
     ),
-    DEFAULT_LIMIT,
   ),
-  _offset: offsetUpTo(MAX_OFFSET),
+  _offset: z.lazy(() => offsetUpTo(MAX_OFFSET)),
 };
 
 /** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (the OpenAPI description of GET /tickets). */
 export const ticketPagingQuery = {
   ...pagingQuery,
-  _offset: offsetUpTo(MAX_TICKET_LIST_OFFSET),
-  _cursor: z.optional(
-    z
-      .string()
-      .check(z.minLength(1, '_cursor must not be empty'), z.maxLength(200, '_cursor must be at most 200 characters')),
+  _offset: z.lazy(() => offsetUpTo(MAX_TICKET_LIST_OFFSET)),
+  _cursor: z.lazy(() =>
+    z.optional(
+      z
+        .string()
+        .check(z.minLength(1, '_cursor must not be empty'), z.maxLength(200, '_cursor must be at most 200 characters')),
+    ),
   ),
 };
 

@@ -15,11 +15,11 @@ import { ALGORITHM, parsePublicJwks, PublicJwk } from '../public-keys.ts';
 /** Team convention: one secret per stage, created before the first deploy, never deleted with the stack. */
 export const signingKeySecretName = (stage: string): string => `ticketing/${stage}/signing-keys`;
 
-const PrivateJwk = z.object({ ...PublicJwk.shape, d: z.string().check(z.minLength(1)) });
+const PrivateJwk = z.lazy(() => z.object({ ...PublicJwk.shape, d: z.string().check(z.minLength(1)) }));
 export type PrivateJwk = z.infer<typeof PrivateJwk>;
 
 /** The secret's JSON: `jwks` is itself a JSON string, so CloudFormation can hand it over as one env value. */
-const SecretShape = z.object({ keys: z.array(PrivateJwk).check(z.minLength(1)), jwks: z.string() });
+const SecretShape = z.lazy(() => z.object({ keys: z.array(PrivateJwk).check(z.minLength(1)), jwks: z.string() }));
 export interface KeySet {
   keys: PrivateJwk[];
   /** The public JWKS as a JSON string, in the order of `keys` (current first). */

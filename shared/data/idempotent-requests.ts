@@ -21,14 +21,16 @@ import type { ExtraAction } from '../tickets/data/ticket-changes.ts';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
 /** The answer as the route gave it, replayed to a retry. */
-const StoredAnswer = z.object({
-  status: z.number(),
-  /** The JSON body as text (so it replays byte for byte), absent for no body. */
-  body: z.optional(z.string()),
-  headers: z.optional(z.record(z.string(), z.string())),
-});
+const StoredAnswer = z.lazy(() =>
+  z.object({
+    status: z.number(),
+    /** The JSON body as text (so it replays byte for byte), absent for no body. */
+    body: z.optional(z.string()),
+    headers: z.optional(z.record(z.string(), z.string())),
+  }),
+);
 export type StoredAnswer = z.output<typeof StoredAnswer>;
-const CompletedRequest = z.object({ fingerprint: z.string(), answer: StoredAnswer });
+const CompletedRequest = z.lazy(() => z.object({ fingerprint: z.string(), answer: StoredAnswer }));
 
 export type Claim =
   | { outcome: 'claimed' }

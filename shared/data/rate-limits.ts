@@ -38,7 +38,7 @@ const MAX_REMEMBERED = 1_000;
 keptPerContainer(() => lastWritten.clear());
 
 /** A subject's window as stored: the times (epoch seconds) of its recent attempts, and the version a write is conditional on. */
-const RateWindowItem = z.object({ attempts: z.array(z.number()), version: z.number() });
+const RateWindowItem = z.lazy(() => z.object({ attempts: z.array(z.number()), version: z.number() }));
 type RateWindowItem = z.output<typeof RateWindowItem>;
 
 const recentAttempts = (window: RateWindowItem | undefined, t: number, windowSeconds: number) =>

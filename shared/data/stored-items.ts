@@ -40,7 +40,7 @@ export function parseItem<S extends z.ZodMiniType>(
   );
 }
 
-const CountMap = z.record(z.string(), z.number());
+const CountMap = z.lazy(() => z.record(z.string(), z.number()));
 
 /**
  * The map of counts an item keeps under `name` (a statistics shard's `listed` or `checkedIn`), checked as parseItem

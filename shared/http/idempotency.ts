@@ -21,9 +21,11 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1–255 visible ASCII characters (it becomes part of a table key). */
 const KEY_MESSAGE = 'must be 1 to 255 visible ASCII characters';
-const KeySchema = z
-  .string()
-  .check(z.maxLength(255, { message: KEY_MESSAGE, abort: true }), z.regex(/^[\x21-\x7e]{1,255}$/, KEY_MESSAGE));
+const KeySchema = z.lazy(() =>
+  z
+    .string()
+    .check(z.maxLength(255, { message: KEY_MESSAGE, abort: true }), z.regex(/^[\x21-\x7e]{1,255}$/, KEY_MESSAGE)),
+);
 
 /** How long a claim blocks retries when the function cannot say how long it may still run. */
 const DEFAULT_LOCK_MS = 30_000;

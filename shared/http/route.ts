@@ -75,7 +75,7 @@ export interface RouteInput<P, Q, B, C> {
   event: RouteEvent;
 }
 
-const empty = z.strictObject({});
+const empty = z.lazy(() => z.strictObject({}));
 
 function toResult(reply: Reply): APIGatewayProxyStructuredResultV2 {
   if (reply.binary) {

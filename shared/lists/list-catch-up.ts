@@ -62,12 +62,14 @@ async function storedListEntries(ticketId: number): Promise<Record<string, unkno
 }
 
 /** What an event entry carries of its ticket (ticket-list-entries.ts `tuple`). */
-const eventEntrySchema = z.object({
-  eventId: z.number(),
-  typeId: z.number(),
-  teamKey: z.number(),
-  processState: z.literal(PROCESS_STATES),
-});
+const eventEntrySchema = z.lazy(() =>
+  z.object({
+    eventId: z.number(),
+    typeId: z.number(),
+    teamKey: z.number(),
+    processState: z.literal(PROCESS_STATES),
+  }),
+);
 
 /** The customer list a purchase entry places its ticket in (GSI4), by the attribute its key builder names. */
 const customerPartition = keyAttributes(keys.customerTickets(0)).partition;

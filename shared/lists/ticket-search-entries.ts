@@ -73,11 +73,13 @@ export function searchEntryItems(record: TicketRecord): Record<string, unknown>[
   return [...entriesOf(searched), tokenListItem(searched)];
 }
 
-const TokenListItem = z.object({
-  eventId: z.number(),
-  typeId: z.number(),
-  tokens: z.array(z.string()),
-});
+const TokenListItem = z.lazy(() =>
+  z.object({
+    eventId: z.number(),
+    typeId: z.number(),
+    tokens: z.array(z.string()),
+  }),
+);
 
 /**
  * The puts and deletes that bring the tickets' stored search entries to what their records (read by the caller) hold:

@@ -13,10 +13,12 @@ import { keptPerContainer } from '../container-state.ts';
  */
 export const REFRESH_SECONDS = 300;
 
-const Stored = z.object({
-  current: z.string().check(z.minLength(16)),
-  previous: z.optional(z.string().check(z.minLength(16))),
-});
+const Stored = z.lazy(() =>
+  z.object({
+    current: z.string().check(z.minLength(16)),
+    previous: z.optional(z.string().check(z.minLength(16))),
+  }),
+);
 
 let held: { values: readonly string[]; readAt: number } | undefined;
 let pending: Promise<readonly string[]> | undefined;

@@ -12,12 +12,18 @@ export { NewTicketTypeBody, TeamBody, TicketTypePatchBody } from '../domain/even
 
 const eventId = wholeNumber('id', { positive: true });
 /** `{id}` and `{waveId}`, `{questionId}`, `{waiverId}`. */
-export const PathEventWave = z.strictObject({ id: eventId, waveId: wholeNumber('waveId', { positive: true }) });
-export const PathEventQuestion = z.strictObject({
-  id: eventId,
-  questionId: wholeNumber('questionId', { positive: true }),
-});
-export const PathEventWaiver = z.strictObject({ id: eventId, waiverId: wholeNumber('waiverId', { positive: true }) });
+export const PathEventWave = z.lazy(() =>
+  z.strictObject({ id: eventId, waveId: wholeNumber('waveId', { positive: true }) }),
+);
+export const PathEventQuestion = z.lazy(() =>
+  z.strictObject({
+    id: eventId,
+    questionId: wholeNumber('questionId', { positive: true }),
+  }),
+);
+export const PathEventWaiver = z.lazy(() =>
+  z.strictObject({ id: eventId, waiverId: wholeNumber('waiverId', { positive: true }) }),
+);
 
 /** The waves', questions' and waivers' bodies, as the use cases take them: in the domain, beside the event's own. */
 export {
@@ -34,16 +40,20 @@ export { WaveTimeResource } from '../domain/event.ts';
 export { WaiverResource } from '../domain/waivers.ts';
 
 /** `{id}` and `{typeId}` of the ticket-type routes. */
-export const PathEventType = z.strictObject({
-  id: wholeNumber('id', { positive: true }),
-  typeId: wholeNumber('typeId', { positive: true }),
-});
+export const PathEventType = z.lazy(() =>
+  z.strictObject({
+    id: wholeNumber('id', { positive: true }),
+    typeId: wholeNumber('typeId', { positive: true }),
+  }),
+);
 
 /** `{id}` and `{teamId}` of the team routes. */
-export const PathEventTeam = z.strictObject({
-  id: wholeNumber('id', { positive: true }),
-  teamId: wholeNumber('teamId', { positive: true }),
-});
+export const PathEventTeam = z.lazy(() =>
+  z.strictObject({
+    id: wholeNumber('id', { positive: true }),
+    teamId: wholeNumber('teamId', { positive: true }),
+  }),
+);
 
 /** The ticket type, question and team answers, and an entry of `GET /events/{id}/history`: with their domain types. */
 export {

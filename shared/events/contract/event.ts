@@ -10,7 +10,7 @@ import { pagingQuery, ticketPagingQuery } from '../../request-fields.ts';
 /** What the routes accept, as schemas with the types the use cases take: in the domain, beside its bounds. */
 export { EventPatchBody, MAX_CREATION_ITEMS, NewEventBody } from '../domain/event-bodies.ts';
 /** The event as the routes answer it: its schemas live with the domain types that build it. */
-export { EventResource, EventSummaryResource } from '../domain/event-resource.ts';
+export { EventResource, EventSummaryResource, eventSummaryFields } from '../domain/event-resource.ts';
 
 const flag = (name: string) =>
   z.optional(
@@ -29,19 +29,21 @@ const startBound = (name: string) =>
     ),
   );
 
-export const EventListQuery = z
-  .strictObject({
-    published: flag('published'),
-    fromStart: startBound('fromStart'),
-    toStart: startBound('toStart'),
-    title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'))),
-    ...pagingQuery,
-    _cursor: ticketPagingQuery._cursor,
-  })
-  .check(
-    z.refine((query) => !(query.fromStart && query.toStart && query.fromStart > query.toStart), {
-      message: 'fromStart must not be after toStart',
-      path: ['fromStart'],
-    }),
-  );
+export const EventListQuery = z.lazy(() =>
+  z
+    .strictObject({
+      published: flag('published'),
+      fromStart: startBound('fromStart'),
+      toStart: startBound('toStart'),
+      title: z.optional(z.string().check(z.minLength(1), z.maxLength(200, 'title must be at most 200 characters'))),
+      ...pagingQuery,
+      _cursor: ticketPagingQuery._cursor,
+    })
+    .check(
+      z.refine((query) => !(query.fromStart && query.toStart && query.fromStart > query.toStart), {
+        message: 'fromStart must not be after toStart',
+        path: ['fromStart'],
+      }),
+    ),
+);
 export type EventListQuery = z.output<typeof EventListQuery>;

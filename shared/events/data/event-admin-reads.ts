@@ -67,7 +67,7 @@ export async function typeHasTickets(typeId: number): Promise<boolean> {
 }
 
 // The answer's entry, as stored beside its keys (which parsing leaves out).
-const EventHistoryItem = z.object(EventHistoryResource.shape);
+const EventHistoryItem = z.lazy(() => z.object(EventHistoryResource.shape));
 const eventHistoryFromItem = (item: Record<string, unknown>): EventHistoryEntry =>
   parseItem(EventHistoryItem, item, 'event history entry');
 

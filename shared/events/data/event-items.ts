@@ -10,58 +10,64 @@ import { keys } from '../../data/keys.ts';
  * values (client.ts `parseItem`). The events routes write them (event-creation.ts, event-admin-writes.ts,
  * use-cases/events/).
  */
-const AttendeeQuestionItem = z.object({
-  id: z.number(),
-  text: z.string(),
-  required: z.boolean(),
-  options: z.array(z.object({ id: z.number(), text: z.string(), sku: z.optional(z.string()) })),
-});
+const AttendeeQuestionItem = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    text: z.string(),
+    required: z.boolean(),
+    options: z.array(z.object({ id: z.number(), text: z.string(), sku: z.optional(z.string()) })),
+  }),
+);
 
 // A type's and an event's tax and fee settings, as stored (checked against pricing-schemas.ts when written): written
 // out, so reading an event does not build the pricing's schemas.
-const TaxRuleItem = storedSchema<TaxRule>()(z.object({ name: z.string(), rate: z.number(), inclusive: z.boolean() }));
+const TaxRuleItem = storedSchema<TaxRule>()(
+  z.lazy(() => z.object({ name: z.string(), rate: z.number(), inclusive: z.boolean() })),
+);
 const BookingFeeItem = storedSchema<BookingFee>()(
-  z.object({ perTicket: z.optional(z.number()), percent: z.optional(z.number()) }),
+  z.lazy(() => z.object({ perTicket: z.optional(z.number()), percent: z.optional(z.number()) })),
 );
 
 const EventItem = storedSchema<Event>()(
-  z.object({
-    id: z.number(),
-    title: z.string(),
-    timezone: z.string(),
-    startsAt: z.string(),
-    // Events stored before questions existed have none, and the portal's projections leave them out (customer-events.ts).
-    questions: z._default(z.array(AttendeeQuestionItem), []),
-    capacity: z.number(),
-    created: z.string(),
-    currency: z.optional(z.string()),
-    reservationMinutes: z.optional(z.number()),
-    maxHeldPerCustomer: z.optional(z.number()),
-    maxHeldPerNetwork: z.optional(z.number()),
-    version: z.optional(z.number()),
-    updated: z.optional(z.string()),
-    updatedBy: z.optional(z.number()),
-    venue: z.string(),
-    venueAddress: z.string(),
-    description: z.string(),
-    shortDescription: z.string(),
-    category: z.string(),
-    ordering: z.number(),
-    location: z.string(),
-    sefUrl: z.string(),
-    smallPic: z.nullable(z.string()),
-    largePic: z.nullable(z.string()),
-    cutOff: z.nullable(z.string()),
-    onSaleDate: z.nullable(z.string()),
-    publishedDate: z.nullable(z.string()),
-    published: z.boolean(),
-    hideDate: z.boolean(),
-    hideTime: z.boolean(),
-    bookingFee: z.optional(z.nullable(BookingFeeItem)),
-    feeTax: z.optional(z.nullable(TaxRuleItem)),
-    shippingTax: z.optional(z.nullable(TaxRuleItem)),
-    seller: z.optional(z.nullable(z.object({ name: z.string(), address: z.string(), taxId: z.string() }))),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      timezone: z.string(),
+      startsAt: z.string(),
+      // Events stored before questions existed have none, and the portal's projections leave them out (customer-events.ts).
+      questions: z._default(z.array(AttendeeQuestionItem), []),
+      capacity: z.number(),
+      created: z.string(),
+      currency: z.optional(z.string()),
+      reservationMinutes: z.optional(z.number()),
+      maxHeldPerCustomer: z.optional(z.number()),
+      maxHeldPerNetwork: z.optional(z.number()),
+      version: z.optional(z.number()),
+      updated: z.optional(z.string()),
+      updatedBy: z.optional(z.number()),
+      venue: z.string(),
+      venueAddress: z.string(),
+      description: z.string(),
+      shortDescription: z.string(),
+      category: z.string(),
+      ordering: z.number(),
+      location: z.string(),
+      sefUrl: z.string(),
+      smallPic: z.nullable(z.string()),
+      largePic: z.nullable(z.string()),
+      cutOff: z.nullable(z.string()),
+      onSaleDate: z.nullable(z.string()),
+      publishedDate: z.nullable(z.string()),
+      published: z.boolean(),
+      hideDate: z.boolean(),
+      hideTime: z.boolean(),
+      bookingFee: z.optional(z.nullable(BookingFeeItem)),
+      feeTax: z.optional(z.nullable(TaxRuleItem)),
+      shippingTax: z.optional(z.nullable(TaxRuleItem)),
+      seller: z.optional(z.nullable(z.object({ name: z.string(), address: z.string(), taxId: z.string() }))),
+    }),
+  ),
 );
 
 const TicketTypeItem = storedSchema<TicketType>()(
@@ -79,10 +85,14 @@ const TicketTypeItem = storedSchema<TicketType>()(
   }),
 );
 
-const TeamItem = storedSchema<Team>()(z.object({ id: z.number(), eventId: z.number(), name: z.string() }));
+const TeamItem = storedSchema<Team>()(
+  z.lazy(() => z.object({ id: z.number(), eventId: z.number(), name: z.string() })),
+);
 
 const WaveTimeItem = storedSchema<WaveTime>()(
-  z.object({ id: z.number(), eventId: z.number(), name: z.string(), startTime: z.string(), capacity: z.number() }),
+  z.lazy(() =>
+    z.object({ id: z.number(), eventId: z.number(), name: z.string(), startTime: z.string(), capacity: z.number() }),
+  ),
 );
 
 /** The event record an item holds (a projection of it too, when it keeps the fields it leaves out optional). */

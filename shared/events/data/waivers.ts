@@ -42,28 +42,32 @@ const VERSION = 'WaiverVersion';
 const SIGNATURE = 'WaiverSignature';
 
 const WaiverItem = storedSchema<Waiver>()(
-  z.object({
-    id: z.number(),
-    eventId: z.number(),
-    ticketTypeId: z.nullable(z.number()),
-    title: z.string(),
-    kind: z.enum(WAIVER_KINDS),
-    versionHash: z.string(),
-    versionPublished: z.string(),
-    created: z.string(),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      eventId: z.number(),
+      ticketTypeId: z.nullable(z.number()),
+      title: z.string(),
+      kind: z.enum(WAIVER_KINDS),
+      versionHash: z.string(),
+      versionPublished: z.string(),
+      created: z.string(),
+    }),
+  ),
 );
 const SignatureItem = storedSchema<WaiverSignature>()(
-  z.object({
-    ticketId: z.number(),
-    waiverId: z.number(),
-    versionHash: z.string(),
-    signatureKey: z.string(),
-    signatureType: z.enum(SIGNATURE_TYPES),
-    signerName: z.nullable(z.string()),
-    signedBy: z.number(),
-    signedAt: z.string(),
-  }),
+  z.lazy(() =>
+    z.object({
+      ticketId: z.number(),
+      waiverId: z.number(),
+      versionHash: z.string(),
+      signatureKey: z.string(),
+      signatureType: z.enum(SIGNATURE_TYPES),
+      signerName: z.nullable(z.string()),
+      signedBy: z.number(),
+      signedAt: z.string(),
+    }),
+  ),
 );
 const waiverFromItem = (item: Record<string, unknown>): Waiver => parseItem(WaiverItem, item, 'waiver');
 const signatureFromItem = (item: Record<string, unknown>): WaiverSignature =>

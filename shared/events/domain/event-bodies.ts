@@ -34,7 +34,7 @@ import { WAIVER_KINDS } from './waivers.ts';
  */
 
 /** The listing fields (each optional in a create, defaults in shared/events/domain/event.ts DEFAULT_LISTING). */
-const listing = {
+const listing = () => ({
   venue: text(200),
   venueAddress: text(500),
   description: text(5000),
@@ -49,7 +49,7 @@ const listing = {
   cutOff: z.nullable(instant()),
   hideDate: z.boolean(),
   hideTime: z.boolean(),
-};
+});
 
 interface EventLimits {
   ticketTypes: number;
@@ -66,7 +66,7 @@ function newEventBody(limits: EventLimits) {
     start: instant(),
     timezone: timezone(),
     currency: currency(),
-    ...optional(listing),
+    ...optional(listing()),
     ...optional(holdCapFields),
     ...optional(pricingFields),
     ticketTypes: z.optional(
@@ -137,7 +137,7 @@ function eventPatchBody() {
     start: z.optional(instant()),
     timezone: z.optional(timezone()),
     currency: z.optional(currency()),
-    ...optional(listing),
+    ...optional(listing()),
     published: z.optional(z.boolean()),
     reservationMinutes: z.optional(reservationMinutes()),
     ...optional(holdCapFields),
@@ -157,13 +157,13 @@ const EACH = 50;
 const FIXED_WRITES = 19;
 export const MAX_CREATION_ITEMS = 100 - FIXED_WRITES;
 
-const body = newEventBody({
+const LIMITS: EventLimits = {
   ticketTypes: MAX_TICKET_TYPES,
   waveTimes: MAX_WAVE_TIMES,
   grants: MAX_GRANTS_PER_TYPE,
   each: EACH,
-});
-type Body = z.output<typeof body>;
+};
+type Body = z.output<ReturnType<typeof newEventBody>>;
 
 const items = (event: Body) =>
   // A type, its first stock item (more shards where room is left: event-creation.ts) and its grants.
@@ -174,27 +174,29 @@ const items = (event: Body) =>
   2 * (event.waivers?.length ?? 0);
 
 /** `POST /events`. */
-export const NewEventBody = body.check(
-  z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
-    message: 'must be after onSaleDate',
-    path: ['cutOff'],
-  }),
-  z.refine(
-    (event) =>
-      (event.waivers ?? []).every(
-        (waiver) => waiver.ticketTypeIndex === undefined || waiver.ticketTypeIndex < (event.ticketTypes?.length ?? 0),
-      ),
-    { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
+export const NewEventBody = z.lazy(() =>
+  newEventBody(LIMITS).check(
+    z.refine((event) => !(event.cutOff && event.onSaleDate && event.cutOff <= event.onSaleDate), {
+      message: 'must be after onSaleDate',
+      path: ['cutOff'],
+    }),
+    z.refine(
+      (event) =>
+        (event.waivers ?? []).every(
+          (waiver) => waiver.ticketTypeIndex === undefined || waiver.ticketTypeIndex < (event.ticketTypes?.length ?? 0),
+        ),
+      { message: 'a waiver names a ticket type by its position in ticketTypes', path: ['waivers'] },
+    ),
+    z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
+      message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types (two each, with their stock), grants, teams, wave times and waivers (two each) together: add more afterwards`,
+      path: ['ticketTypes'],
+    }),
   ),
-  z.refine((event) => items(event) <= MAX_CREATION_ITEMS, {
-    message: `one creation holds at most ${MAX_CREATION_ITEMS} ticket types (two each, with their stock), grants, teams, wave times and waivers (two each) together: add more afterwards`,
-    path: ['ticketTypes'],
-  }),
 );
 export type NewEventBody = z.output<typeof NewEventBody>;
 
 /** `PATCH /events/{id}`. */
-export const EventPatchBody = eventPatchBody().check(someField);
+export const EventPatchBody = z.lazy(() => eventPatchBody().check(someField));
 export type EventPatchBody = z.output<typeof EventPatchBody>;
 
 function ticketTypeBodies(maxGrants: number) {
@@ -213,62 +215,82 @@ function ticketTypeBodies(maxGrants: number) {
   };
 }
 
-const types = ticketTypeBodies(MAX_GRANTS_PER_TYPE);
 /** `POST /events/{id}/ticket-types`. */
-export const NewTicketTypeBody = types.create;
+export const NewTicketTypeBody = z.lazy(() => ticketTypeBodies(MAX_GRANTS_PER_TYPE).create);
 export type NewTicketTypeBody = z.output<typeof NewTicketTypeBody>;
 /** `PATCH /events/{id}/ticket-types/{typeId}`. */
-export const TicketTypePatchBody = types.patch.check(someField);
+export const TicketTypePatchBody = z.lazy(() => ticketTypeBodies(MAX_GRANTS_PER_TYPE).patch.check(someField));
 export type TicketTypePatchBody = z.output<typeof TicketTypePatchBody>;
 
 /** `POST /events/{id}/teams` and `PATCH /events/{id}/teams/{teamId}`: a team is its name. */
-export const TeamBody = z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) });
+export const TeamBody = z.lazy(() =>
+  z.strictObject({ name: name(), version: z.optional(z.int().check(z.positive())) }),
+);
 export type TeamBody = z.output<typeof TeamBody>;
 
-const optionList = z
-  .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
-  .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`));
+const optionList = z.lazy(() =>
+  z
+    .array(z.strictObject({ id: z.optional(z.int().check(z.positive())), text: name(200), sku: z.optional(text(100)) }))
+    .check(z.maxLength(MAX_OPTIONS, `a question has at most ${MAX_OPTIONS} options`)),
+);
 
-export const NewWaveBody = z.strictObject({ name: name(), startTime: instant(), capacity: count(), version });
+export const NewWaveBody = z.lazy(() =>
+  z.strictObject({ name: name(), startTime: instant(), capacity: count(), version }),
+);
 export type NewWaveBody = z.output<typeof NewWaveBody>;
-export const WavePatchBody = z
-  .strictObject({ name: z.optional(name()), startTime: z.optional(instant()), capacity: z.optional(count()), version })
-  .check(someField);
+export const WavePatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.optional(name()),
+      startTime: z.optional(instant()),
+      capacity: z.optional(count()),
+      version,
+    })
+    .check(someField),
+);
 export type WavePatchBody = z.output<typeof WavePatchBody>;
 
 /** A question's `options` in a patch is its whole new list: an option named by `id` is kept (renamed), one without is added. */
-export const NewQuestionBody = z.strictObject({
-  text: name(500),
-  required: z.optional(z.boolean()),
-  options: z.optional(optionList),
-  version,
-});
-export type NewQuestionBody = z.output<typeof NewQuestionBody>;
-export const QuestionPatchBody = z
-  .strictObject({
-    text: z.optional(name(500)),
+export const NewQuestionBody = z.lazy(() =>
+  z.strictObject({
+    text: name(500),
     required: z.optional(z.boolean()),
     options: z.optional(optionList),
     version,
-  })
-  .check(someField);
+  }),
+);
+export type NewQuestionBody = z.output<typeof NewQuestionBody>;
+export const QuestionPatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      text: z.optional(name(500)),
+      required: z.optional(z.boolean()),
+      options: z.optional(optionList),
+      version,
+    })
+    .check(someField),
+);
 export type QuestionPatchBody = z.output<typeof QuestionPatchBody>;
 
 /** A new `text` publishes a new version; tickets that signed an earlier one stay signed. */
-export const NewWaiverBody = z.strictObject({
-  title: name(),
-  kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-  ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
-  text: name(MAX_WAIVER_TEXT),
-  version,
-});
-export type NewWaiverBody = z.output<typeof NewWaiverBody>;
-export const WaiverPatchBody = z
-  .strictObject({
-    title: z.optional(name()),
+export const NewWaiverBody = z.lazy(() =>
+  z.strictObject({
+    title: name(),
     kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
-    text: z.optional(name(MAX_WAIVER_TEXT)),
+    ticketTypeId: z.optional(z.nullable(z.int().check(z.positive('must be a ticket type id')))),
+    text: name(MAX_WAIVER_TEXT),
     version,
-  })
-  .check(someField);
+  }),
+);
+export type NewWaiverBody = z.output<typeof NewWaiverBody>;
+export const WaiverPatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      title: z.optional(name()),
+      kind: z.optional(z.enum(WAIVER_KINDS, `must be one of ${WAIVER_KINDS.join(', ')}`)),
+      text: z.optional(name(MAX_WAIVER_TEXT)),
+      version,
+    })
+    .check(someField),
+);
 export type WaiverPatchBody = z.output<typeof WaiverPatchBody>;

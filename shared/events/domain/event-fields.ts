@@ -68,7 +68,7 @@ export const ticketTypeFields = (maxGrants: number) => ({
 });
 
 /** The event version a body carries: a later one is 409 `stale_version`. */
-export const version = z.optional(z.int().check(z.positive()));
+export const version = z.lazy(() => z.optional(z.int().check(z.positive())));
 
 /** A patch names at least one field besides `version`. */
 export const someField = z.refine<Record<string, unknown>>(

@@ -17,41 +17,45 @@ import { BookingFee, SellerFields, TaxRule } from '../../selling/domain/pricing-
  * declare (the OpenAPI document's and the tests'), its type inferred from it.
  */
 
-export const TicketTypeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  description: z.string(),
-  ordering: z.int(),
-  price: z
-    .number()
-    .check(z.describe("In the event's `currency`, with no more decimals than it is charged in (EUR 2, JPY 0).")),
-  sold: z.int().check(z.describe('Tickets of this type holding a place.')),
-  total: z.int().check(z.describe('Its capacity: never below `sold`.')),
-  grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),
-  tax: z
-    .nullable(TaxRule)
-    .check(
-      z.describe(
-        'The tax on its tickets: `rate` in percent (at most 3 decimals), `inclusive` when `price` includes it (EU consumer prices), else added to it (US sales tax); null: untaxed.',
+export const TicketTypeResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    name: z.string(),
+    description: z.string(),
+    ordering: z.int(),
+    price: z
+      .number()
+      .check(z.describe("In the event's `currency`, with no more decimals than it is charged in (EUR 2, JPY 0).")),
+    sold: z.int().check(z.describe('Tickets of this type holding a place.')),
+    total: z.int().check(z.describe('Its capacity: never below `sold`.')),
+    grants: z.array(z.int()).check(z.describe('Other events this type also admits to (an access package).')),
+    tax: z
+      .nullable(TaxRule)
+      .check(
+        z.describe(
+          'The tax on its tickets: `rate` in percent (at most 3 decimals), `inclusive` when `price` includes it (EU consumer prices), else added to it (US sales tax); null: untaxed.',
+        ),
       ),
-    ),
-});
+  }),
+);
 export type TicketTypeView = z.output<typeof TicketTypeResource>;
 
 /** An attendee question as the question routes and the event answer it. */
-export const QuestionResource = z.strictObject({
-  id: z.int(),
-  text: z.string(),
-  required: z.boolean(),
-  options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
-});
+export const QuestionResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    text: z.string(),
+    required: z.boolean(),
+    options: z.array(z.strictObject({ id: z.int(), text: z.string(), sku: z.optional(z.string()) })),
+  }),
+);
 
 /** A team as the team routes answer it. */
 export { TeamResource };
 
 /** The caps as the event answers them, its defaults where the organiser set none. */
-const holdCapAnswers = {
+const holdCapAnswers = () => ({
   maxHeldPerCustomer: z
     .int()
     .check(
@@ -66,13 +70,13 @@ const holdCapAnswers = {
         `Tickets the customers of one network (an IPv4 address, an IPv6 /64) may hold of it at once (1 to ${MAX_HELD_PER_NETWORK}; default ${DEFAULT_MAX_HELD_PER_NETWORK}).`,
       ),
     ),
-};
+});
 
-/** The event's own fields, as every answer shows them. */
 const iso = z.iso.datetime();
-const nullableIso = z.nullable(iso);
+const nullableIso = z.lazy(() => z.nullable(iso));
 
-const fields = {
+/** The event's own fields, as every answer shows them (`GET /events` lists these alone). */
+export const eventSummaryFields = () => ({
   id: z.int(),
   title: z.string(),
   start: iso.check(z.describe('ISO-8601 UTC.')),
@@ -96,7 +100,7 @@ const fields = {
   hideTime: z.boolean(),
   capacity: z.int().check(z.describe("The sum of its ticket types' totals.")),
   reservationMinutes: z.int().check(z.describe('How long a reservation holds its tickets before it lapses (1 to 60).')),
-  ...holdCapAnswers,
+  ...holdCapAnswers(),
   bookingFee: z
     .nullable(BookingFee)
     .check(
@@ -115,29 +119,31 @@ const fields = {
   created: iso,
   updated: nullableIso,
   updatedBy: z.nullable(z.int()).check(z.describe('The administrator who changed it last.')),
-};
+});
 
-export const EventSummaryResource = z.strictObject(fields);
+export const EventSummaryResource = z.lazy(() => z.strictObject(eventSummaryFields()));
 export type EventSummary = z.output<typeof EventSummaryResource>;
 
-export const EventResource = z.strictObject({
-  ...fields,
-  ticketTypes: z.array(TicketTypeResource),
-  waveTimes: z.array(
-    z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
-  ),
-  questions: z.array(QuestionResource),
-  teams: z.array(TeamResource),
-  waivers: z.array(
-    z.strictObject({
-      id: z.int(),
-      ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
-      title: z.string(),
-      kind: z.enum(WAIVER_KINDS),
-      versionHash: z.string(),
-    }),
-  ),
-});
+export const EventResource = z.lazy(() =>
+  z.strictObject({
+    ...eventSummaryFields(),
+    ticketTypes: z.array(TicketTypeResource),
+    waveTimes: z.array(
+      z.strictObject({ id: z.int(), eventId: z.int(), name: z.string(), startTime: iso, capacity: z.int() }),
+    ),
+    questions: z.array(QuestionResource),
+    teams: z.array(TeamResource),
+    waivers: z.array(
+      z.strictObject({
+        id: z.int(),
+        ticketTypeId: z.nullable(z.int()).check(z.describe("Null: every ticket signs it; else that type's tickets.")),
+        title: z.string(),
+        kind: z.enum(WAIVER_KINDS),
+        versionHash: z.string(),
+      }),
+    ),
+  }),
+);
 export type EventView = z.output<typeof EventResource>;
 
 export const EVENT_HISTORY_ACTIONS = [

@@ -9,18 +9,20 @@ import type { Waiver, WaiverKind } from './waivers.ts';
  */
 
 /** A team as the team routes answer it and the event keeps it. */
-export const TeamResource = z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() });
+export const TeamResource = z.lazy(() => z.strictObject({ id: z.int(), eventId: z.int(), name: z.string() }));
 export type Team = z.output<typeof TeamResource>;
 
 /** A start wave of an event (a race's start times: `EVENT#<eventId>` / `WAVE#<id:10>`), as the wave routes answer it. */
-export const WaveTimeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  /** ISO-8601 UTC. */
-  startTime: z.string(),
-  capacity: z.int(),
-});
+export const WaveTimeResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    name: z.string(),
+    /** ISO-8601 UTC. */
+    startTime: z.string(),
+    capacity: z.int(),
+  }),
+);
 export type WaveTime = z.output<typeof WaveTimeResource>;
 
 export interface AnswerOption {

@@ -21,19 +21,21 @@ export const WAIVER_KINDS = ['standard', 'day-of'] as const;
 export type WaiverKind = (typeof WAIVER_KINDS)[number];
 
 /** A waiver as its routes answer it and the event keeps it. */
-export const WaiverResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  /** Null: required for every ticket of the event. */
-  ticketTypeId: z.nullable(z.int()),
-  title: z.string(),
-  kind: z.enum(WAIVER_KINDS),
-  /** SHA-256 (hex) of the current version's text. */
-  versionHash: z.string(),
-  /** When the current version was published (ISO-8601 UTC). */
-  versionPublished: z.string(),
-  created: z.string(),
-});
+export const WaiverResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    /** Null: required for every ticket of the event. */
+    ticketTypeId: z.nullable(z.int()),
+    title: z.string(),
+    kind: z.enum(WAIVER_KINDS),
+    /** SHA-256 (hex) of the current version's text. */
+    versionHash: z.string(),
+    /** When the current version was published (ISO-8601 UTC). */
+    versionPublished: z.string(),
+    created: z.string(),
+  }),
+);
 export type Waiver = z.output<typeof WaiverResource>;
 
 export interface WaiverVersion {
@@ -69,23 +71,25 @@ export const SIGNED_STATUSES = ['signed', 'unsigned'] as const;
 export type SignedStatus = (typeof SIGNED_STATUSES)[number];
 
 /** One entry of `GET /tickets/{id}/waivers` (`ticketWaivers`; the OpenAPI `TicketWaiver`). */
-export const TicketWaiverResource = z.strictObject({
-  id: z.int(),
-  title: z.string(),
-  kind: z.enum(WAIVER_KINDS),
-  /** `event`: required for every ticket of the event; `ticket-type`: for this ticket's type. */
-  appliesTo: z.enum(['event', 'ticket-type']),
-  eventId: z.int(),
-  ticketTypeId: z.nullable(z.int()),
-  versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
-  signedStatus: z.enum(SIGNED_STATUSES),
-  signedDate: z
-    .nullable(z.iso.datetime({ offset: true }))
-    .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
-  signedVersionHash: z
-    .nullable(z.string())
-    .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
-});
+export const TicketWaiverResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    title: z.string(),
+    kind: z.enum(WAIVER_KINDS),
+    /** `event`: required for every ticket of the event; `ticket-type`: for this ticket's type. */
+    appliesTo: z.enum(['event', 'ticket-type']),
+    eventId: z.int(),
+    ticketTypeId: z.nullable(z.int()),
+    versionHash: z.string().check(z.describe("SHA-256 (hex) of the current version's text.")),
+    signedStatus: z.enum(SIGNED_STATUSES),
+    signedDate: z
+      .nullable(z.iso.datetime({ offset: true }))
+      .check(z.describe("In the event's time zone with its offset (`2026-06-01T09:30:00+02:00`); null when unsigned.")),
+    signedVersionHash: z
+      .nullable(z.string())
+      .check(z.describe('The version the ticket signed (may be older than `versionHash`); null when unsigned.')),
+  }),
+);
 export type TicketWaiver = z.output<typeof TicketWaiverResource>;
 
 /** Event-wide waivers first, then the type's; by id within each. */
@@ -162,32 +166,37 @@ export const MAX_WAIVERS_PER_SIGNING = 100;
 export const MAX_SIGNATURE_CHARS = 1024 * 1024;
 
 /** The `POST /tickets/{id}/sign-waivers` body (its OpenAPI description). */
-export const SignWaiversBody = z.strictObject({
-  /** The waivers to sign; omitted: every unsigned waiver the ticket requires. */
-  waiverIds: z.optional(
-    z
-      .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
-      .check(
-        z.minLength(1, 'name at least one waiver, or omit waiverIds to sign all unsigned ones'),
-        z.maxLength(MAX_WAIVERS_PER_SIGNING),
-      ),
-  ),
-  signature: z.discriminatedUnion('type', [
-    z.strictObject({
-      type: z.literal('text'),
-      text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_SIGNATURE_TEXT)),
-    }),
-    z.strictObject({
-      type: z.literal('image'),
-      mediaType: z.enum(['image/png', 'image/jpeg']),
-      /** Base64, optionally as a data URL (`data:image/png;base64,...`, what canvas.toDataURL gives). */
-      data: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)),
-    }),
-    z.strictObject({ type: z.literal('svg'), svg: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)) }),
-  ]),
-  /** Who signed (the attendee, or a guardian); optional. */
-  signerName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
-});
+export const SignWaiversBody = z.lazy(() =>
+  z.strictObject({
+    /** The waivers to sign; omitted: every unsigned waiver the ticket requires. */
+    waiverIds: z.optional(
+      z
+        .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
+        .check(
+          z.minLength(1, 'name at least one waiver, or omit waiverIds to sign all unsigned ones'),
+          z.maxLength(MAX_WAIVERS_PER_SIGNING),
+        ),
+    ),
+    signature: z.discriminatedUnion('type', [
+      z.strictObject({
+        type: z.literal('text'),
+        text: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_SIGNATURE_TEXT)),
+      }),
+      z.strictObject({
+        type: z.literal('image'),
+        mediaType: z.enum(['image/png', 'image/jpeg']),
+        /** Base64, optionally as a data URL (`data:image/png;base64,...`, what canvas.toDataURL gives). */
+        data: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)),
+      }),
+      z.strictObject({
+        type: z.literal('svg'),
+        svg: z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_CHARS)),
+      }),
+    ]),
+    /** Who signed (the attendee, or a guardian); optional. */
+    signerName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  }),
+);
 export type SignWaiversBody = z.infer<typeof SignWaiversBody>;
 export type SignatureInput = SignWaiversBody['signature'];
 

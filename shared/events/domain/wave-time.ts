@@ -3,13 +3,15 @@ import type { WaveTime } from './event.ts';
 import { formatInTimeZone } from '../../domain/zoned-time.ts';
 
 /** A wave time as the portal answers it (`GET /my-account/wave-time/{eventId}`): the start in the event's own offset. Pure. */
-export const WaveTimeResource = z.strictObject({
-  id: z.int(),
-  eventId: z.int(),
-  name: z.string(),
-  startTime: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-  capacity: z.int(),
-});
+export const WaveTimeResource = z.lazy(() =>
+  z.strictObject({
+    id: z.int(),
+    eventId: z.int(),
+    name: z.string(),
+    startTime: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
+    capacity: z.int(),
+  }),
+);
 export type WaveTimeEntry = z.output<typeof WaveTimeResource>;
 
 /** An event's waves by start time, then id, in the event's time zone. */

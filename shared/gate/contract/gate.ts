@@ -15,40 +15,44 @@ import * as z from '../../schema.ts';
 /** A scan as a device sends it: its schema lives with the domain's gate rules. */
 export { GateScanInput };
 
-export const ScanUploadBody = z.strictObject({
-  eventId: positiveId,
-  scans: z.array(GateScanInput).check(
-    z.minLength(1, 'must hold at least one scan'),
-    z.maxLength(MAX_SCANS, `must hold at most ${MAX_SCANS} scans: upload a longer log in several batches`),
-    z.refine((scans) => new Set(scans.map((scan) => scan.id.toLowerCase())).size === scans.length, {
-      message: 'each scan needs its own id: the batch repeats one',
-    }),
-  ),
-});
-
-export const GateListQuery = z.strictObject({
-  // A phone with little memory takes the list in smaller pages; the default is the whole 1,000.
-  _limit: z._default(
-    z.pipe(
-      wholeNumber('_limit'),
-      z
-        .number()
-        .check(
-          z.minimum(1, '_limit must be at least 1'),
-          z.maximum(GATE_LIST_PAGE, `_limit must be at most ${GATE_LIST_PAGE}`),
-        ),
+export const ScanUploadBody = z.lazy(() =>
+  z.strictObject({
+    eventId: positiveId,
+    scans: z.array(GateScanInput).check(
+      z.minLength(1, 'must hold at least one scan'),
+      z.maxLength(MAX_SCANS, `must hold at most ${MAX_SCANS} scans: upload a longer log in several batches`),
+      z.refine((scans) => new Set(scans.map((scan) => scan.id.toLowerCase())).size === scans.length, {
+        message: 'each scan needs its own id: the batch repeats one',
+      }),
     ),
-    GATE_LIST_PAGE,
-  ),
-  changedSince: z.optional(
-    z.iso.datetime({ message: 'must be a watermark a previous answer gave' }).check(z.maxLength(40)),
-  ),
-  _cursor: z.optional(
-    z
-      .string()
-      .check(z.minLength(1, '_cursor must not be empty'), z.maxLength(300, '_cursor must be at most 300 characters')),
-  ),
-});
+  }),
+);
+
+export const GateListQuery = z.lazy(() =>
+  z.strictObject({
+    // A phone with little memory takes the list in smaller pages; the default is the whole 1,000.
+    _limit: z._default(
+      z.pipe(
+        wholeNumber('_limit'),
+        z
+          .number()
+          .check(
+            z.minimum(1, '_limit must be at least 1'),
+            z.maximum(GATE_LIST_PAGE, `_limit must be at most ${GATE_LIST_PAGE}`),
+          ),
+      ),
+      GATE_LIST_PAGE,
+    ),
+    changedSince: z.optional(
+      z.iso.datetime({ message: 'must be a watermark a previous answer gave' }).check(z.maxLength(40)),
+    ),
+    _cursor: z.optional(
+      z
+        .string()
+        .check(z.minLength(1, '_cursor must not be empty'), z.maxLength(300, '_cursor must be at most 300 characters')),
+    ),
+  }),
+);
 
 /** The gate's answers: their schemas live with the domain types they define. */
 export { GateListAnswer, GateListEntryResource, ScanResultResource };

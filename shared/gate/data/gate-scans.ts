@@ -29,7 +29,7 @@ import type { ExtraAction } from '../../tickets/data/ticket-changes.ts';
  * a claim per scan would only add a write per scan.
  */
 
-const StoredGateScan = z.object({ eventId: z.number(), barcode: z.string(), result: ScanResultResource });
+const StoredGateScan = z.lazy(() => z.object({ eventId: z.number(), barcode: z.string(), result: ScanResultResource }));
 export type StoredGateScan = z.output<typeof StoredGateScan>;
 
 /** The caller's scope as a key part: `all`, or a digest of its sorted events (a scope may name many). */

@@ -7,7 +7,9 @@ import type { IdempotencyScope } from '../../domain/idempotency.ts';
  * In the domain, as the check-in's use case takes it, with its own module so that the modules the gate's rules reach
  * (the statistics, the lists) build no request schema.
  */
-export const CheckInQuery = z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) });
+export const CheckInQuery = z.lazy(() =>
+  z.strictObject({ event: z.optional(wholeNumber('event', { positive: true })) }),
+);
 
 /** A check-in as the use case takes it: the route's query, and who scans from the token. */
 export type CheckInRequest = z.output<typeof CheckInQuery> & {

@@ -88,9 +88,11 @@ export function decideCheckIn(ticket: TicketRecord, scan: Scan): CheckInOutcome 
  * The spec's check-in statistics of a set of events (kept counts, data/ticket-stats.ts): `GET /tickets/check-in-stats`,
  * the requested events (each once), sold and checked-in tickets.
  */
-export const CheckInStatsResource = z.strictObject({
-  eventIds: z.array(z.int()),
-  soldTickets: z.int(),
-  checkedInTickets: z.int(),
-});
+export const CheckInStatsResource = z.lazy(() =>
+  z.strictObject({
+    eventIds: z.array(z.int()),
+    soldTickets: z.int(),
+    checkedInTickets: z.int(),
+  }),
+);
 export type CheckInStats = z.output<typeof CheckInStatsResource>;

@@ -57,36 +57,44 @@ const SCAN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 const SCAN_ID_MESSAGE = 'must be a UUID of version 4 or 7 the device made for this scan';
 
 /** A scan as a device uploads it (`POST /scans`). */
-export const GateScanInput = z.strictObject({
-  id: z.uuid(SCAN_ID_MESSAGE).check(z.maxLength(36), z.regex(SCAN_ID, SCAN_ID_MESSAGE)),
-  barcode: label(MAX_BARCODE_LENGTH),
-  scannedAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).check(z.maxLength(40)),
-  deviceId: z.optional(deviceLabel()),
-  gate: z.optional(deviceLabel()),
-});
+export const GateScanInput = z.lazy(() =>
+  z.strictObject({
+    id: z.uuid(SCAN_ID_MESSAGE).check(z.maxLength(36), z.regex(SCAN_ID, SCAN_ID_MESSAGE)),
+    barcode: label(MAX_BARCODE_LENGTH),
+    scannedAt: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time' }).check(z.maxLength(40)),
+    deviceId: z.optional(deviceLabel()),
+    gate: z.optional(deviceLabel()),
+  }),
+);
 
 export type GateScan = z.output<typeof GateScanInput>;
 
 /** Who admitted a ticket first: answered with `already_checked_in`. */
-const FirstAdmissionResource = z
-  .strictObject({
-    scannedAt: z.iso.datetime(),
-    deviceId: z.nullable(z.string()),
-    adminId: z.int(),
-  })
-  .check(z.describe('`already_checked_in`: the admission that came first (its own scan time, device, administrator).'));
+const FirstAdmissionResource = z.lazy(() =>
+  z
+    .strictObject({
+      scannedAt: z.iso.datetime(),
+      deviceId: z.nullable(z.string()),
+      adminId: z.int(),
+    })
+    .check(
+      z.describe('`already_checked_in`: the admission that came first (its own scan time, device, administrator).'),
+    ),
+);
 export type FirstAdmission = z.output<typeof FirstAdmissionResource>;
 
 /** What `POST /scans` answers for each scan. */
-export const ScanResultResource = z.strictObject({
-  id: z.string().check(z.describe("The scan's client id, as sent.")),
-  result: z.enum(SCAN_OUTCOMES),
-  ticketId: z.optional(z.int().check(z.describe('The ticket the barcode belongs to, where found and in scope.'))),
-  message: z.optional(
-    z.string().check(z.describe('`invalid`: what is wrong with the scan; `resend`: that it was not reached.')),
-  ),
-  firstAdmission: z.optional(FirstAdmissionResource),
-});
+export const ScanResultResource = z.lazy(() =>
+  z.strictObject({
+    id: z.string().check(z.describe("The scan's client id, as sent.")),
+    result: z.enum(SCAN_OUTCOMES),
+    ticketId: z.optional(z.int().check(z.describe('The ticket the barcode belongs to, where found and in scope.'))),
+    message: z.optional(
+      z.string().check(z.describe('`invalid`: what is wrong with the scan; `resend`: that it was not reached.')),
+    ),
+    firstAdmission: z.optional(FirstAdmissionResource),
+  }),
+);
 export type ScanResult = z.output<typeof ScanResultResource>;
 
 /** Why a scan's time is refused (`invalid`), or undefined when it lies in the admission window. */
@@ -124,28 +132,34 @@ export type GateState =
   | { state: 'void'; reason: RefusalReason | 'deleted' };
 
 /** A ticket as the admission list (`GET /gate-lists/{eventId}`) shows it. */
-export const GateListEntryResource = z.strictObject({
-  barcode: z.string().check(z.maxLength(MAX_BARCODE_LENGTH)),
-  ticketId: z.int(),
-  typeId: z.int(),
-  attendeeName: z.string(),
-  state: z.enum(['admittable', 'checked_in', 'void']),
-  checkedInAt: z.optional(z.iso.datetime().check(z.describe('`checked_in`: the first admission at this event.'))),
-  reason: z.optional(
-    z.enum([...REFUSAL_REASONS, 'deleted']).check(z.describe('`void`: why the ticket no longer admits to this event.')),
-  ),
-});
+export const GateListEntryResource = z.lazy(() =>
+  z.strictObject({
+    barcode: z.string().check(z.maxLength(MAX_BARCODE_LENGTH)),
+    ticketId: z.int(),
+    typeId: z.int(),
+    attendeeName: z.string(),
+    state: z.enum(['admittable', 'checked_in', 'void']),
+    checkedInAt: z.optional(z.iso.datetime().check(z.describe('`checked_in`: the first admission at this event.'))),
+    reason: z.optional(
+      z
+        .enum([...REFUSAL_REASONS, 'deleted'])
+        .check(z.describe('`void`: why the ticket no longer admits to this event.')),
+    ),
+  }),
+);
 export type GateListEntry = z.output<typeof GateListEntryResource>;
 
 /** One answer of the admission list: the entries, the cursor of the next one, and the watermark for `changedSince`. */
-export const GateListAnswer = z.strictObject({
-  count: z.int(),
-  data: z.array(GateListEntryResource),
-  next: z.nullable(z.string()),
-  watermark: z.iso
-    .datetime()
-    .check(z.describe('Pass as `changedSince` later to read only what changed since this walk began.')),
-});
+export const GateListAnswer = z.lazy(() =>
+  z.strictObject({
+    count: z.int(),
+    data: z.array(GateListEntryResource),
+    next: z.nullable(z.string()),
+    watermark: z.iso
+      .datetime()
+      .check(z.describe('Pass as `changedSince` later to read only what changed since this walk began.')),
+  }),
+);
 export type GateListPage = z.output<typeof GateListAnswer>;
 
 /** The ticket as the admission list of `eventId` shows it: decideScan's answer, offline. */

@@ -10,11 +10,13 @@ import * as z from '../../schema.ts';
 export { AdministratorProfileResource, LegacySignIn };
 
 /** `{success, message}`: bare on the change-password routes, enveloped on the legacy logout and reset routes. */
-export const SuccessMessage = z.strictObject({ success: z.literal(true), message: z.string() });
+export const SuccessMessage = z.lazy(() => z.strictObject({ success: z.literal(true), message: z.string() }));
 
 /** `POST /auth/login`, `/auth/vendor/login`: where to send the browser. */
-export const AuthUrl = z.strictObject({ auth_url: z.url() });
+export const AuthUrl = z.lazy(() => z.strictObject({ auth_url: z.url() }));
 /** `POST /auth/logout`: the provider's logout URL. */
-export const LogoutUrl = z.strictObject({ success: z.literal(true), logout_url: z.url() });
+export const LogoutUrl = z.lazy(() => z.strictObject({ success: z.literal(true), logout_url: z.url() }));
 /** `POST /auth/refresh`: the new token, also set as the cookie (bearer clients take it from here). */
-export const Refreshed = z.strictObject({ refreshed: z.literal(true), token: z.string(), expiresAt: ExpiresAt });
+export const Refreshed = z.lazy(() =>
+  z.strictObject({ refreshed: z.literal(true), token: z.string(), expiresAt: ExpiresAt }),
+);

@@ -28,10 +28,12 @@ export const normalisedEmail = (email: string) => email.trim().toLowerCase();
 
 // The profile (the answer's schema) with its secrets, as stored beside its keys.
 const AdministratorItem = storedSchema<Administrator>()(
-  z.extend(z.object(AdministratorProfileResource.shape), {
-    passwordHash: z.optional(z.string()),
-    sessionVersion: z.optional(z.number()),
-  }),
+  z.lazy(() =>
+    z.extend(z.object(AdministratorProfileResource.shape), {
+      passwordHash: z.optional(z.string()),
+      sessionVersion: z.optional(z.number()),
+    }),
+  ),
 );
 const fromItem = (item: Record<string, unknown>): Administrator => parseItem(AdministratorItem, item, 'administrator');
 

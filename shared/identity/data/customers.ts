@@ -22,23 +22,25 @@ import { keyAttributes, type Partition } from '../../data/key-conditions.ts';
  * storedSchema holds it to the type, which is derived.
  */
 const CustomerItem = storedSchema<Customer>()(
-  z.object({
-    id: z.number(),
-    emailAddress: z.string(),
-    name: z.string(),
-    accountNumber: z.nullable(z.string()),
-    primary: z.nullable(z.string()),
-    billing: z.nullable(z.string()),
-    useInternationalShippingAddress: z.boolean(),
-    useInternationalBillingAddress: z.boolean(),
-    emailVerified: z.boolean(),
-    pendingEmailAddress: z.nullable(z.string()),
-    created: z.string(),
-    updated: z.string(),
-    cognitoSub: z.string(),
-    cognitoUsername: z.string(),
-    sessionVersion: z.optional(z.number()),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      emailAddress: z.string(),
+      name: z.string(),
+      accountNumber: z.nullable(z.string()),
+      primary: z.nullable(z.string()),
+      billing: z.nullable(z.string()),
+      useInternationalShippingAddress: z.boolean(),
+      useInternationalBillingAddress: z.boolean(),
+      emailVerified: z.boolean(),
+      pendingEmailAddress: z.nullable(z.string()),
+      created: z.string(),
+      updated: z.string(),
+      cognitoSub: z.string(),
+      cognitoUsername: z.string(),
+      sessionVersion: z.optional(z.number()),
+    }),
+  ),
 );
 const fromItem = (item: Record<string, unknown>): Customer => parseItem(CustomerItem, item, 'customer');
 

@@ -29,13 +29,15 @@ export interface Subject {
 
 /** A subject quiet this long after its last lock-out starts again from the first lock-out's length. */
 export const MEMORY_SECONDS = 24 * 60 * 60;
-const ThrottleItem = z.object({
-  /** Attempts reserved in the window: failures, plus checks still under way. */
-  attempts: z.number(),
-  windowStart: z.number(),
-  lockedUntil: z.number(),
-  lockouts: z.number(),
-});
+const ThrottleItem = z.lazy(() =>
+  z.object({
+    /** Attempts reserved in the window: failures, plus checks still under way. */
+    attempts: z.number(),
+    windowStart: z.number(),
+    lockedUntil: z.number(),
+    lockouts: z.number(),
+  }),
+);
 type ThrottleItem = z.output<typeof ThrottleItem>;
 
 /** A reserved attempt: the password may be checked once. */
@@ -244,7 +246,7 @@ export async function countAccountFailure(rule: ThrottleRule, account: string): 
 }
 
 /** An account's failures in one fixed window, as countAccountFailure adds them. */
-const AccountFailuresItem = z.object({ failures: z.number() });
+const AccountFailuresItem = z.lazy(() => z.object({ failures: z.number() }));
 
 /**
  * The account's failures in this window and the one before (one consistent BatchGetItem of both): any

@@ -42,17 +42,21 @@ export const toProfile = ({ passwordHash, sessionVersion, ...profile }: Administ
 });
 
 /** When a token stops being accepted: epoch seconds, its `exp` claim (README "Tokens"). */
-export const ExpiresAt = z
-  .int()
-  .check(z.positive(), z.describe('When the token expires: epoch seconds (its `exp` claim). Refresh before then.'));
+export const ExpiresAt = z.lazy(() =>
+  z
+    .int()
+    .check(z.positive(), z.describe('When the token expires: epoch seconds (its `exp` claim). Refresh before then.')),
+);
 
 /** `POST /auth/legacy/login`: the token (also set as the cookie), its expiry and the profile. */
-export const LegacySignIn = z.strictObject({
-  success: z.literal(true),
-  jwt: z.string(),
-  expiresAt: ExpiresAt,
-  user: AdministratorProfileResource,
-});
+export const LegacySignIn = z.lazy(() =>
+  z.strictObject({
+    success: z.literal(true),
+    jwt: z.string(),
+    expiresAt: ExpiresAt,
+    user: AdministratorProfileResource,
+  }),
+);
 
 /** A legacy sign-in as the login's use case makes it: the answer but its `success`, which the route adds. */
 export type LegacyLoginResult = Omit<z.output<typeof LegacySignIn>, 'success'>;

@@ -45,7 +45,7 @@ export const VERIFICATION_TTL_SECONDS = 48 * 60 * 60;
 
 export const normalisedEmail = (email: string): string => email.trim().toLowerCase();
 
-const email = z.email().check(z.maxLength(EMAIL_MAX_LENGTH));
+const email = z.lazy(() => z.email().check(z.maxLength(EMAIL_MAX_LENGTH)));
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 
 /** `POST /my-account` (spec: email, password, name). */
@@ -61,16 +61,18 @@ export type NewCustomerInput = z.infer<typeof NewCustomerInput>;
  * `accountNumber`, `primary` and `billing` may be null to clear them. A changed
  * `emailAddress` is not applied: it becomes the pending address until verified.
  */
-export const AccountUpdate = z
-  .strictObject({
-    accountNumber: z.optional(z.nullable(text(0, ACCOUNT_NUMBER_MAX_LENGTH))),
-    emailAddress: z.optional(email),
-    useInternationalShippingAddress: z.optional(z.boolean()),
-    useInternationalBillingAddress: z.optional(z.boolean()),
-    primary: z.optional(z.nullable(text(0, ADDRESS_MAX_LENGTH))),
-    billing: z.optional(z.nullable(text(0, ADDRESS_MAX_LENGTH))),
-  })
-  .check(z.refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.'));
+export const AccountUpdate = z.lazy(() =>
+  z
+    .strictObject({
+      accountNumber: z.optional(z.nullable(text(0, ACCOUNT_NUMBER_MAX_LENGTH))),
+      emailAddress: z.optional(email),
+      useInternationalShippingAddress: z.optional(z.boolean()),
+      useInternationalBillingAddress: z.optional(z.boolean()),
+      primary: z.optional(z.nullable(text(0, ADDRESS_MAX_LENGTH))),
+      billing: z.optional(z.nullable(text(0, ADDRESS_MAX_LENGTH))),
+    })
+    .check(z.refine((body) => Object.keys(body).length > 0, 'Give at least one field to change.')),
+);
 export type AccountUpdate = z.infer<typeof AccountUpdate>;
 
 /** The record after an update, and the address to verify when the update asks for a new one. */
@@ -174,29 +176,35 @@ export const toCustomerResource = (customer: Customer): CustomerResource => ({
 const loginText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
 /** `PUT /my-account`'s body: the login, its password and, from a verification link, its token. */
-export const CustomerLoginBody = z.strictObject({
-  login: loginText(254),
-  password: loginText(256),
-  /** The token of a verification link (PORTAL_URL/verify-email#token=…). */
-  emailVerificationToken: z.optional(loginText(128)),
-});
+export const CustomerLoginBody = z.lazy(() =>
+  z.strictObject({
+    login: loginText(254),
+    password: loginText(256),
+    /** The token of a verification link (PORTAL_URL/verify-email#token=…). */
+    emailVerificationToken: z.optional(loginText(128)),
+  }),
+);
 
 /** `PUT /my-account`: the service's token (also set as the auth cookie) and the account. */
-export const CustomerSignIn = z.strictObject({
-  token: z
-    .string()
-    .check(
-      z.describe("The service's customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie)."),
-    ),
-  expiresIn: z.int().check(z.describe('Seconds until the token expires.')),
-  expiresAt: z
-    .int()
-    .check(
-      z.describe('When the token expires: epoch seconds (its `exp` claim), as in the admin login and refresh answers.'),
-    ),
-  tokenType: z.literal('Bearer'),
-  customer: CustomerResource,
-});
+export const CustomerSignIn = z.lazy(() =>
+  z.strictObject({
+    token: z
+      .string()
+      .check(
+        z.describe("The service's customer JWT: send it as `Authorization: Bearer <token>` (or rely on the cookie)."),
+      ),
+    expiresIn: z.int().check(z.describe('Seconds until the token expires.')),
+    expiresAt: z
+      .int()
+      .check(
+        z.describe(
+          'When the token expires: epoch seconds (its `exp` claim), as in the admin login and refresh answers.',
+        ),
+      ),
+    tokenType: z.literal('Bearer'),
+    customer: CustomerResource,
+  }),
+);
 
 /** A customer's sign-in as the login's use case makes it: the answer but its `tokenType`, which the route adds. */
 export type CustomerSession = Omit<z.output<typeof CustomerSignIn>, 'tokenType'>;

@@ -21,17 +21,19 @@ const RULES: readonly [test: (password: string) => boolean, message: string][] =
   [(password) => password.trim() === password, 'Must not start or end with a space.'],
 ];
 
-export const SignUpInput = z.extend(NewCustomerInput, {
-  password: z
-    .string()
-    .check(
-      z.minLength(CUSTOMER_PASSWORD_MIN_LENGTH),
-      z.maxLength(CUSTOMER_PASSWORD_MAX_LENGTH),
-      ...RULES.map(([test, message]) => z.refine<string>(test, message)),
-    ),
-});
+export const SignUpInput = z.lazy(() =>
+  z.extend(NewCustomerInput, {
+    password: z
+      .string()
+      .check(
+        z.minLength(CUSTOMER_PASSWORD_MIN_LENGTH),
+        z.maxLength(CUSTOMER_PASSWORD_MAX_LENGTH),
+        ...RULES.map(([test, message]) => z.refine<string>(test, message)),
+      ),
+  }),
+);
 export type SignUpInput = z.infer<typeof SignUpInput>;
 
 /** The one answer of a sign-up that was not refused, whether the address was new or had an account already. */
 export const SIGN_UP_ANSWER = { status: 'verification_sent' } as const;
-export const SignUpAnswer = z.strictObject({ status: z.literal('verification_sent') });
+export const SignUpAnswer = z.lazy(() => z.strictObject({ status: z.literal('verification_sent') }));

@@ -34,10 +34,12 @@ import { identitySdkClient as cognito, type AppClient } from './identity-provide
  */
 export type PasswordClient = Pick<AppClient, 'userPoolId' | 'clientId'>;
 
-const customerSettingsSchema = z.object({
-  CUSTOMER_COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
-  CUSTOMER_COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
-});
+const customerSettingsSchema = z.lazy(() =>
+  z.object({
+    CUSTOMER_COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
+    CUSTOMER_COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
+  }),
+);
 
 let customerClient: PasswordClient | undefined;
 /**

@@ -40,21 +40,25 @@ export interface AppClient {
   readonly requireNonce: boolean;
 }
 
-const flag = z.pipe(
-  z._default(z.enum(['true', 'false']), 'true'),
-  z.transform((value) => value === 'true'),
+const flag = z.lazy(() =>
+  z.pipe(
+    z._default(z.enum(['true', 'false']), 'true'),
+    z.transform((value) => value === 'true'),
+  ),
 );
-const adminSettingsSchema = z.object({
-  COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
-  COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
-  COGNITO_DOMAIN: z.url(),
-  COGNITO_ISSUER: z.url(),
-  /** Default `<issuer>/.well-known/jwks.json` (cognito-local's discovery document names the wrong host, so no discovery). */
-  COGNITO_JWKS_URL: z.optional(z.url()),
-  /** Cognito puts the authorize request's nonce into the id token; cognito-local drops it (local/test: false). */
-  COGNITO_REQUIRE_NONCE: flag,
-  ADMIN_UI_URL: z.url(),
-});
+const adminSettingsSchema = z.lazy(() =>
+  z.object({
+    COGNITO_USER_POOL_ID: z.string().check(z.minLength(1)),
+    COGNITO_CLIENT_ID: z.string().check(z.minLength(1)),
+    COGNITO_DOMAIN: z.url(),
+    COGNITO_ISSUER: z.url(),
+    /** Default `<issuer>/.well-known/jwks.json` (cognito-local's discovery document names the wrong host, so no discovery). */
+    COGNITO_JWKS_URL: z.optional(z.url()),
+    /** Cognito puts the authorize request's nonce into the id token; cognito-local drops it (local/test: false). */
+    COGNITO_REQUIRE_NONCE: flag,
+    ADMIN_UI_URL: z.url(),
+  }),
+);
 
 const trim = (url: string) => url.replace(/\/+$/, '');
 

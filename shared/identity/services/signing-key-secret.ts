@@ -11,7 +11,7 @@ import { readSecretString } from '../../services/secrets.ts';
  * The section is read lazily, at the first token a container signs: tokens.ts (and so this
  * module) is also imported by functions that only verify.
  */
-const Settings = z.object({ JWT_SIGNING_KEY_SECRET: z.string().check(z.minLength(1)) });
+const Settings = z.lazy(() => z.object({ JWT_SIGNING_KEY_SECRET: z.string().check(z.minLength(1)) }));
 
 /** The secret's id (name or ARN) this function reads. */
 export const signingKeySecretId = (): string => requireSection('the signing key', Settings).JWT_SIGNING_KEY_SECRET;

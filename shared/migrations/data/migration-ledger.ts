@@ -15,22 +15,24 @@ import { keys } from '../../data/keys.ts';
 const MIGRATION_STATUSES = ['running', 'done'] as const;
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];
 
-const LedgerEntry = z.object({
-  id: z.number(),
-  name: z.string(),
-  status: z.enum(MIGRATION_STATUSES),
-  startedAt: z.string(),
-  finishedAt: z.optional(z.string()),
-  /** Invocations that held it. */
-  runs: z.number(),
-  /** Its backfill's last progress (`12/40`), and its outcome once done. */
-  progress: z.optional(z.string()),
-  outcome: z.optional(z.record(z.string(), z.unknown())),
-  /** The runner holding it, and until when (ISO). */
-  owner: z.optional(z.string()),
-  leaseUntil: z.optional(z.string()),
-  lastError: z.optional(z.string()),
-});
+const LedgerEntry = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    status: z.enum(MIGRATION_STATUSES),
+    startedAt: z.string(),
+    finishedAt: z.optional(z.string()),
+    /** Invocations that held it. */
+    runs: z.number(),
+    /** Its backfill's last progress (`12/40`), and its outcome once done. */
+    progress: z.optional(z.string()),
+    outcome: z.optional(z.record(z.string(), z.unknown())),
+    /** The runner holding it, and until when (ISO). */
+    owner: z.optional(z.string()),
+    leaseUntil: z.optional(z.string()),
+    lastError: z.optional(z.string()),
+  }),
+);
 export type LedgerEntry = z.output<typeof LedgerEntry>;
 
 /** More migrations than a release will ever have: the ledger is read whole in one bounded Query. */

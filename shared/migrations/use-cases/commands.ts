@@ -11,10 +11,12 @@ import { migrationLedger, rerunMigration, runMigrations, type MigrationRunOutcom
  * reads the table itself and invokes nothing),
  * `rerun` one migration from its start.
  */
-export const MigrationCommand = z.object({
-  action: z.optional(z.enum(['run', 'ledger', 'rerun'])),
-  id: z.optional(z.number().check(z.int(), z.positive())),
-});
+export const MigrationCommand = z.lazy(() =>
+  z.object({
+    action: z.optional(z.enum(['run', 'ledger', 'rerun'])),
+    id: z.optional(z.number().check(z.int(), z.positive())),
+  }),
+);
 export type MigrationCommand = z.infer<typeof MigrationCommand>;
 
 export interface RunnerInvocation {

@@ -42,14 +42,16 @@ export const ordered = (from: string, to: string) =>
 export const portalPaging = { ...pagingQuery, _cursor: ticketPagingQuery._cursor };
 
 /** The catalogue's query: its title and search filters (the domain's `EventFilter`), the start bounds and paging. */
-export const PortalEventQuery = z
-  .extend(EventFilter, {
-    fromEventStart: startBound('fromEventStart'),
-    toEventStart: startBound('toEventStart'),
-    return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),
-    ...portalPaging,
-  })
-  .check(ordered('fromEventStart', 'toEventStart'));
+export const PortalEventQuery = z.lazy(() =>
+  z
+    .extend(EventFilter, {
+      fromEventStart: startBound('fromEventStart'),
+      toEventStart: startBound('toEventStart'),
+      return: z._default(z.enum(['orders', 'all'], 'return must be orders or all'), 'all'),
+      ...portalPaging,
+    })
+    .check(ordered('fromEventStart', 'toEventStart')),
+);
 
 /** `true` or `false`; anything else is a 400 naming the parameter. */
 const flag = (name: string) =>
@@ -81,18 +83,20 @@ export const purchaseBound = (name: string, end: 'start' | 'end') =>
     ),
   );
 
-export const OrderListQuery = z
-  .strictObject({
-    event: z.optional(boundedIdList('event', 10)),
-    ticketType: z.optional(boundedIdList('ticketType', 20)),
-    fromPurchaseDate: purchaseBound('fromPurchaseDate', 'start'),
-    toPurchaseDate: purchaseBound('toPurchaseDate', 'end'),
-    includeTickets: flag('includeTickets'),
-    includeTrans: flag('includeTrans'),
-    includeAnswers: flag('includeAnswers'),
-    ...portalPaging,
-  })
-  .check(ordered('fromPurchaseDate', 'toPurchaseDate'));
+export const OrderListQuery = z.lazy(() =>
+  z
+    .strictObject({
+      event: z.optional(boundedIdList('event', 10)),
+      ticketType: z.optional(boundedIdList('ticketType', 20)),
+      fromPurchaseDate: purchaseBound('fromPurchaseDate', 'start'),
+      toPurchaseDate: purchaseBound('toPurchaseDate', 'end'),
+      includeTickets: flag('includeTickets'),
+      includeTrans: flag('includeTrans'),
+      includeAnswers: flag('includeAnswers'),
+      ...portalPaging,
+    })
+    .check(ordered('fromPurchaseDate', 'toPurchaseDate')),
+);
 
 /** `{eventId}` and `{ticketId}` path parameters. */
 

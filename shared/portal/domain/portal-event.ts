@@ -14,39 +14,43 @@ import { formatInTimeZone } from '../../domain/zoned-time.ts';
 const zeroOrOne = z.enum(['0', '1']);
 /** The spec's booleans of the event entry are strings: "1" or "0". */
 export type Flag = z.output<typeof zeroOrOne>;
-const unixOrEmpty = z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.'));
+const unixOrEmpty = z.lazy(() =>
+  z.string().check(z.regex(/^(\d+)?$/), z.describe('Unix seconds as a string; "" when unset.')),
+);
 
-export const EventEntryResource = z
-  .strictObject({
-    id: z.string(),
-    title: z.string(),
-    start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
-    venue: z.string(),
-    cutOff: unixOrEmpty,
-    onSaleDate: unixOrEmpty,
-    publishedDate: z
-      .union([z.iso.datetime(), z.literal('')])
-      .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
-    published: zeroOrOne,
-    hideDate: zeroOrOne,
-    hideTime: zeroOrOne,
-    smallPic: z.string().check(z.describe('URL; "" when none.')),
-    largePic: z.string().check(z.describe('URL; "" when none.')),
-    shortDescription: z.string(),
-    category: z.string(),
-    ordering: z.string().check(z.regex(/^-?\d+$/)),
-    location: z.string(),
-    sefUrl: z.string(),
-    timezone: z.string(),
-    inventory: z
-      .strictObject({ sold: z.int(), total: z.int() })
-      .check(
-        z.describe(
-          "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
+export const EventEntryResource = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.string(),
+      title: z.string(),
+      start: z.iso.datetime({ offset: true }).check(z.describe("ISO-8601 with the event's own offset.")),
+      venue: z.string(),
+      cutOff: unixOrEmpty,
+      onSaleDate: unixOrEmpty,
+      publishedDate: z
+        .union([z.iso.datetime(), z.literal('')])
+        .check(z.describe('An instant (UTC, `Z`); "" when unset.')),
+      published: zeroOrOne,
+      hideDate: zeroOrOne,
+      hideTime: zeroOrOne,
+      smallPic: z.string().check(z.describe('URL; "" when none.')),
+      largePic: z.string().check(z.describe('URL; "" when none.')),
+      shortDescription: z.string(),
+      category: z.string(),
+      ordering: z.string().check(z.regex(/^-?\d+$/)),
+      location: z.string(),
+      sefUrl: z.string(),
+      timezone: z.string(),
+      inventory: z
+        .strictObject({ sold: z.int(), total: z.int() })
+        .check(
+          z.describe(
+            "`sold`: the event's tickets holding a place; `total`: its capacity (the sum of its types' totals).",
+          ),
         ),
-      ),
-  })
-  .check(z.describe('An event the customer can access: published, or one they hold an order for.'));
+    })
+    .check(z.describe('An event the customer can access: published, or one they hold an order for.')),
+);
 export type EventEntry = z.output<typeof EventEntryResource>;
 
 const flag = (value: boolean): Flag => (value ? '1' : '0');
@@ -113,34 +117,36 @@ export function eventMatcher(filter: EventFilter): (event: Event) => boolean {
 export const byStart = (a: Event, b: Event): number => a.startsAt.localeCompare(b.startsAt) || a.id - b.id;
 
 /** A ticket type as the portal lists it. */
-export const TicketTypeEntryResource = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  ordering: z.int(),
-  price: z.number(),
-  tax: z
-    .nullable(TaxRule)
-    .check(
-      z.describe(
-        "Ours: the tax on the type's tickets, `inclusive` when `price` includes it, else added to it at the hold; null: untaxed. The event's booking fee and the hold's itemised amounts: `POST /my-account/reservations`.",
+export const TicketTypeEntryResource = z.lazy(() =>
+  z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    ordering: z.int(),
+    price: z.number(),
+    tax: z
+      .nullable(TaxRule)
+      .check(
+        z.describe(
+          "Ours: the tax on the type's tickets, `inclusive` when `price` includes it, else added to it at the hold; null: untaxed. The event's booking fee and the hold's itemised amounts: `POST /my-account/reservations`.",
+        ),
       ),
-    ),
-  available: z
-    .int()
-    .check(
-      z.describe(
-        "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
+    available: z
+      .int()
+      .check(
+        z.describe(
+          "Ours: tickets of the type on sale now, neither sold nor held by a reservation (the event entry's `inventory.sold` counts sold tickets only).",
+        ),
       ),
-    ),
-  bookingFee: z
-    .number()
-    .check(
-      z.describe(
-        "Ours: the event's booking fee on one ticket of the type, a tax added to it included (0: none), shown before the hold: what a hold of one adds to `price` (and its tax) as its `fees`. A percentage fee on several tickets is priced per line, so a cent may differ.",
+    bookingFee: z
+      .number()
+      .check(
+        z.describe(
+          "Ours: the event's booking fee on one ticket of the type, a tax added to it included (0: none), shown before the hold: what a hold of one adds to `price` (and its tax) as its `fees`. A percentage fee on several tickets is priced per line, so a cent may differ.",
+        ),
       ),
-    ),
-});
+  }),
+);
 export type TicketTypeEntry = z.output<typeof TicketTypeEntryResource>;
 
 /**

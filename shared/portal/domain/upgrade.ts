@@ -13,22 +13,24 @@ import { addAmounts } from '../../money.ts';
  */
 
 /** `GET /my-account/upgrades/{ticketId}`: the types of the ticket's event dearer to the buyer than its own, cheapest first. */
-export const UpgradeOptionResource = z.strictObject({
-  ticketId: z.int(),
-  fromTypeId: z.int(),
-  targetTypeId: z.int(),
-  name: z.string(),
-  description: z.string(),
-  priceDifference: z
-    .number()
-    .check(
-      z.describe(
-        "What one ticket of the target type costs the buyer less what one of the ticket's type does, each with its tax when added to the price and its booking fee (as a hold prices them), in major units.",
+export const UpgradeOptionResource = z.lazy(() =>
+  z.strictObject({
+    ticketId: z.int(),
+    fromTypeId: z.int(),
+    targetTypeId: z.int(),
+    name: z.string(),
+    description: z.string(),
+    priceDifference: z
+      .number()
+      .check(
+        z.describe(
+          "What one ticket of the target type costs the buyer less what one of the ticket's type does, each with its tax when added to the price and its booking fee (as a hold prices them), in major units.",
+        ),
       ),
-    ),
-  currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
-  available: z.boolean().check(z.describe('The target type has room.')),
-});
+    currency: z.string().check(z.describe("The event's currency (ISO 4217), what its checkout charges in.")),
+    available: z.boolean().check(z.describe('The target type has room.')),
+  }),
+);
 export type UpgradeOption = z.output<typeof UpgradeOptionResource>;
 
 export function canUpgrade(ticket: TicketRecord): boolean {

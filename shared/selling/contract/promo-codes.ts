@@ -9,7 +9,9 @@ import { wholeNumber } from '../../request-fields.ts';
 export { NewPromoCodeBody, PromoCodePatchBody, PromoCodeResource } from '../domain/promo-code-bodies.ts';
 
 /** `{id}` and `{codeId}`. */
-export const PathEventPromoCode = z.strictObject({
-  id: wholeNumber('id', { positive: true }),
-  codeId: wholeNumber('codeId', { positive: true }),
-});
+export const PathEventPromoCode = z.lazy(() =>
+  z.strictObject({
+    id: wholeNumber('id', { positive: true }),
+    codeId: wholeNumber('codeId', { positive: true }),
+  }),
+);

@@ -16,15 +16,19 @@ const figures = {
   discount: amount('What promo codes took off their prices (not in `gross`).'),
 };
 
-export const TypeSalesResource = z.strictObject({
-  typeId: z.int(),
-  name: z.string(),
-  ...figures,
-});
+export const TypeSalesResource = z.lazy(() =>
+  z.strictObject({
+    typeId: z.int(),
+    name: z.string(),
+    ...figures,
+  }),
+);
 
-export const EventSalesResource = z.strictObject({
-  eventId: z.int(),
-  currency: z.string(),
-  totals: z.strictObject(figures),
-  types: z.array(TypeSalesResource),
-});
+export const EventSalesResource = z.lazy(() =>
+  z.strictObject({
+    eventId: z.int(),
+    currency: z.string(),
+    totals: z.strictObject(figures),
+    types: z.array(TypeSalesResource),
+  }),
+);

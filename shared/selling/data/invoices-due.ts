@@ -18,7 +18,7 @@ import * as z from '../../schema.ts';
  */
 export const INVOICE_DUE_SHARDS = 4;
 
-const DueItem = z.object({ orderId: z.number(), filedAt: z.string() });
+const DueItem = z.lazy(() => z.object({ orderId: z.number(), filedAt: z.string() }));
 export type InvoiceDue = z.output<typeof DueItem>;
 
 /** The orders' entries, each put on its own (an order's again is the same item: filing twice changes nothing twice). */

@@ -29,34 +29,38 @@ export const INVOICE = keys.documentNames.invoice;
 const MAX_DOCUMENTS = 60;
 
 const LineItem = storedSchema<DocumentLine>()(
-  z.object({
-    key: z.string(),
-    text: z.string(),
-    quantity: z.number(),
-    gross: z.number(),
-    tax: z.number(),
-    taxName: z.optional(z.string()),
-    rate: z.optional(z.number()),
-  }),
+  z.lazy(() =>
+    z.object({
+      key: z.string(),
+      text: z.string(),
+      quantity: z.number(),
+      gross: z.number(),
+      tax: z.number(),
+      taxName: z.optional(z.string()),
+      rate: z.optional(z.number()),
+    }),
+  ),
 );
 const DocumentItem = storedSchema<InvoiceDocument>()(
-  z.object({
-    number: z.string(),
-    kind: z.enum(DOCUMENT_KINDS),
-    orderId: z.number(),
-    issuedAt: z.string(),
-    currency: z.string(),
-    seller: z.object({ name: z.string(), address: z.string(), taxId: z.string() }),
-    buyer: z.object({
-      name: z.string(),
-      email: z.string(),
-      company: z.optional(z.string()),
-      taxId: z.optional(z.string()),
-      address: z.optional(z.string()),
+  z.lazy(() =>
+    z.object({
+      number: z.string(),
+      kind: z.enum(DOCUMENT_KINDS),
+      orderId: z.number(),
+      issuedAt: z.string(),
+      currency: z.string(),
+      seller: z.object({ name: z.string(), address: z.string(), taxId: z.string() }),
+      buyer: z.object({
+        name: z.string(),
+        email: z.string(),
+        company: z.optional(z.string()),
+        taxId: z.optional(z.string()),
+        address: z.optional(z.string()),
+      }),
+      lines: z.array(LineItem),
+      corrects: z.optional(z.string()),
     }),
-    lines: z.array(LineItem),
-    corrects: z.optional(z.string()),
-  }),
+  ),
 );
 const documentOf = (item: Record<string, unknown>): InvoiceDocument => parseItem(DocumentItem, item, 'invoice');
 

@@ -41,37 +41,39 @@ import { holdAction, JOINED, releaseAction, StockTakeItem } from './stock.ts';
 
 // Its `expiresAt` is the reservation's ISO instant, not a TTL: the lapsing job ends it (reservation-due.ts).
 const ReservationItem = storedSchema<Reservation>()(
-  z.object({
-    id: z.number(),
-    customerId: z.number(),
-    eventId: z.number(),
-    status: z.enum(RESERVATION_STATES),
-    created: z.string(),
-    expiresAt: z.string(),
-    lines: z.array(
-      z.object({
-        typeId: z.number(),
-        name: z.string(),
-        quantity: z.number(),
-        waveTimeId: z.nullable(z.number()),
-        unitPrice: z.number(),
-        discount: z.optional(z.number()),
-        fee: z.optional(z.number()),
-        tax: z.optional(z.number()),
-        amount: z.number(),
-        feePaid: z.optional(z.number()),
-        feeTax: z.optional(z.number()),
-      }),
-    ),
-    shippingMethodId: z.nullable(z.number()),
-    amounts: SaleAmountsItem,
-    takes: z.array(StockTakeItem),
-    updated: z.string(),
-    orderId: z.optional(z.number()),
-    network: z.optional(z.string()),
-    promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
-    dueAt: z.optional(z.string()),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      customerId: z.number(),
+      eventId: z.number(),
+      status: z.enum(RESERVATION_STATES),
+      created: z.string(),
+      expiresAt: z.string(),
+      lines: z.array(
+        z.object({
+          typeId: z.number(),
+          name: z.string(),
+          quantity: z.number(),
+          waveTimeId: z.nullable(z.number()),
+          unitPrice: z.number(),
+          discount: z.optional(z.number()),
+          fee: z.optional(z.number()),
+          tax: z.optional(z.number()),
+          amount: z.number(),
+          feePaid: z.optional(z.number()),
+          feeTax: z.optional(z.number()),
+        }),
+      ),
+      shippingMethodId: z.nullable(z.number()),
+      amounts: SaleAmountsItem,
+      takes: z.array(StockTakeItem),
+      updated: z.string(),
+      orderId: z.optional(z.number()),
+      network: z.optional(z.string()),
+      promo: z.optional(z.object({ codeId: z.number(), code: z.string(), shard: z.number() })),
+      dueAt: z.optional(z.string()),
+    }),
+  ),
 );
 
 /** The label of a reservation's own move (client.ts `labelled`): its condition failed when it moved first. */

@@ -46,7 +46,7 @@ const toItem = (method: ShippingMethod) => ({
 });
 
 // DynamoDB returns attributes in no particular order; parsing answers them in the answer schema's.
-const ShippingMethodItem = z.object(ShippingMethodResource.shape);
+const ShippingMethodItem = z.lazy(() => z.object(ShippingMethodResource.shape));
 const fromItem = (item: Record<string, unknown>): ShippingMethod =>
   parseItem(ShippingMethodItem, item, 'shipping method');
 

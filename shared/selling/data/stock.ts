@@ -31,7 +31,7 @@ import { forgetSoldOut } from './event-sale-cache.ts';
 
 /** A take of a shard, as a reservation or an order stores it (reservations.ts, order-items.ts). */
 export const StockTakeItem = storedSchema<StockTake>()(
-  z.object({ typeId: z.number(), shard: z.number(), quantity: z.number() }),
+  z.lazy(() => z.object({ typeId: z.number(), shard: z.number(), quantity: z.number() })),
 );
 
 /** A shard as stored: the hold path's view (`left`, `held`) and its share of the type's `sold`. */

@@ -36,81 +36,89 @@ const field = (max: number) =>
       .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`)),
   );
 
-export const BillingBody = z
-  .strictObject({
-    company: field(BILLING_BOUNDS.company),
-    taxId: z.optional(
-      z
-        .string()
-        .check(
+export const BillingBody = z.lazy(() =>
+  z
+    .strictObject({
+      company: field(BILLING_BOUNDS.company),
+      taxId: z.optional(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, 'must not be empty'),
+            z.maxLength(BILLING_BOUNDS.taxId, `must be at most ${BILLING_BOUNDS.taxId} characters`),
+            z.regex(
+              /^[A-Za-z0-9][A-Za-z0-9 .\-/]*$/,
+              'must be letters and digits (spaces, dots, dashes and slashes between)',
+            ),
+          ),
+      ),
+      address: z.optional(
+        z.string().check(
           z.trim(),
           z.minLength(1, 'must not be empty'),
-          z.maxLength(BILLING_BOUNDS.taxId, `must be at most ${BILLING_BOUNDS.taxId} characters`),
-          z.regex(
-            /^[A-Za-z0-9][A-Za-z0-9 .\-/]*$/,
-            'must be letters and digits (spaces, dots, dashes and slashes between)',
-          ),
+          z.maxLength(BILLING_BOUNDS.address, `must be at most ${BILLING_BOUNDS.address} characters`),
+          // The invoice prints a line per line: a page has room for four.
+          z.refine((address) => address.split('\n').length <= 4, 'must be at most 4 lines'),
         ),
-    ),
-    address: z.optional(
-      z.string().check(
-        z.trim(),
-        z.minLength(1, 'must not be empty'),
-        z.maxLength(BILLING_BOUNDS.address, `must be at most ${BILLING_BOUNDS.address} characters`),
-        // The invoice prints a line per line: a page has room for four.
-        z.refine((address) => address.split('\n').length <= 4, 'must be at most 4 lines'),
+      ),
+    })
+    .check(
+      z.refine((billing) => Object.values(billing).some((value) => value !== undefined), {
+        message: 'must name a company, a tax id or an address (or be left out)',
+      }),
+      z.describe(
+        "A business buyer's billing details, printed on the order's invoice and credit notes: the company, its VAT or tax id (not checked against a register), the address the invoice is made out to.",
       ),
     ),
-  })
-  .check(
-    z.refine((billing) => Object.values(billing).some((value) => value !== undefined), {
-      message: 'must name a company, a tax id or an address (or be left out)',
-    }),
-    z.describe(
-      "A business buyer's billing details, printed on the order's invoice and credit notes: the company, its VAT or tax id (not checked against a register), the address the invoice is made out to.",
-    ),
-  );
+);
 export type Billing = z.output<typeof BillingBody>;
 
 /** The billing details as an order answers them: what the buyer gave, trimmed; absent when none. */
-export const BillingResource = z
-  .strictObject({
-    company: z.optional(z.string()),
-    taxId: z.optional(z.string()),
-    address: z.optional(z.string()),
-  })
-  .check(z.describe("The buyer's company, tax id and address for the invoice, as given; absent when none was."));
+export const BillingResource = z.lazy(() =>
+  z
+    .strictObject({
+      company: z.optional(z.string()),
+      taxId: z.optional(z.string()),
+      address: z.optional(z.string()),
+    })
+    .check(z.describe("The buyer's company, tax id and address for the invoice, as given; absent when none was.")),
+);
 
-export const CheckoutAttendeeBody = z.strictObject({
-  firstName: text(200),
-  lastName: text(200),
-  email: z.email('must be an email address').check(z.maxLength(254, 'must be at most 254 characters')),
-  birthDate: z.optional(z.iso.date('must be a date, yyyy-mm-dd').check(z.maxLength(10))),
-  title: optionalText(100),
-  company: optionalText(200),
-  answers: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
-});
+export const CheckoutAttendeeBody = z.lazy(() =>
+  z.strictObject({
+    firstName: text(200),
+    lastName: text(200),
+    email: z.email('must be an email address').check(z.maxLength(254, 'must be at most 254 characters')),
+    birthDate: z.optional(z.iso.date('must be a date, yyyy-mm-dd').check(z.maxLength(10))),
+    title: optionalText(100),
+    company: optionalText(200),
+    answers: z.optional(z.array(AttendeeAnswer).check(z.maxLength(100, 'must hold at most 100 answers'))),
+  }),
+);
 
-export const CheckoutBody = z.strictObject({
-  attendees: z
-    .array(CheckoutAttendeeBody)
-    .check(
-      z.minLength(1, 'must hold one attendee per held ticket'),
-      z.maxLength(MAX_TICKETS_PER_RESERVATION, `must hold at most ${MAX_TICKETS_PER_RESERVATION} attendees`),
-    ),
-  shippingAddress: optionalText(1000),
-  shippingCountry: z.optional(
-    z.string().check(
-      // One problem for a long value, not two.
-      z.maxLength(2, { message: COUNTRY_CODE_MESSAGE, abort: true }),
-      z.refine(isCountryCode, COUNTRY_CODE_MESSAGE),
-      z.describe(
-        "The address's country (ISO 3166-1 alpha-2, upper case), with `shippingAddress`: a method whose `allowInternational` is false posts within the stage's home country only.",
+export const CheckoutBody = z.lazy(() =>
+  z.strictObject({
+    attendees: z
+      .array(CheckoutAttendeeBody)
+      .check(
+        z.minLength(1, 'must hold one attendee per held ticket'),
+        z.maxLength(MAX_TICKETS_PER_RESERVATION, `must hold at most ${MAX_TICKETS_PER_RESERVATION} attendees`),
+      ),
+    shippingAddress: optionalText(1000),
+    shippingCountry: z.optional(
+      z.string().check(
+        // One problem for a long value, not two.
+        z.maxLength(2, { message: COUNTRY_CODE_MESSAGE, abort: true }),
+        z.refine(isCountryCode, COUNTRY_CODE_MESSAGE),
+        z.describe(
+          "The address's country (ISO 3166-1 alpha-2, upper case), with `shippingAddress`: a method whose `allowInternational` is false posts within the stage's home country only.",
+        ),
       ),
     ),
-  ),
-  billing: z.optional(BillingBody),
-});
+    billing: z.optional(BillingBody),
+  }),
+);
 export type CheckoutBody = z.output<typeof CheckoutBody>;
 
 /**

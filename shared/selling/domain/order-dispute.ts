@@ -25,19 +25,21 @@ export const DISPUTE_STATUSES = [
 const CLOSED_STATUSES: readonly string[] = ['warning_closed', 'prevented', 'won', 'lost'];
 
 /** The order's dispute, as staff see it on `GET /orders/{id}`; `amount` in the currency's major unit. */
-export const OrderDisputeResource = z.strictObject({
-  /** Stripe's `dp_…`. */
-  id: z.string(),
-  /** Stripe's status (`needs_response`, `under_review`, `won`, `lost`, `warning_*`…). */
-  status: z.string(),
-  /** Stripe's reason (`fraudulent`, `product_not_received`…). */
-  reason: z.string(),
-  amount: z.number(),
-  /** ISO 4217, upper case. */
-  currency: z.string(),
-  /** The time of the Stripe event that last changed it. */
-  updatedAt: z.iso.datetime(),
-});
+export const OrderDisputeResource = z.lazy(() =>
+  z.strictObject({
+    /** Stripe's `dp_…`. */
+    id: z.string(),
+    /** Stripe's status (`needs_response`, `under_review`, `won`, `lost`, `warning_*`…). */
+    status: z.string(),
+    /** Stripe's reason (`fraudulent`, `product_not_received`…). */
+    reason: z.string(),
+    amount: z.number(),
+    /** ISO 4217, upper case. */
+    currency: z.string(),
+    /** The time of the Stripe event that last changed it. */
+    updatedAt: z.iso.datetime(),
+  }),
+);
 export type OrderDispute = z.output<typeof OrderDisputeResource>;
 
 /** The two lists `GET /orders?dispute=` reads: disputes still running, and those decided. */
@@ -69,13 +71,15 @@ export const FAILED_REFUND_SUFFIX = '-failed';
 export const failedRefundReference = (refundId: string): string => `${refundId}${FAILED_REFUND_SUFFIX}`;
 
 /** A refund of the order that failed after it was recorded: what staff see in `refundFailures`. */
-export const RefundFailureResource = z.strictObject({
-  refundId: z.string(),
-  /** Positive, in the currency's major unit: what the buyer did not get back. */
-  amount: z.number(),
-  /** When Stripe reported it. */
-  at: z.iso.datetime(),
-});
+export const RefundFailureResource = z.lazy(() =>
+  z.strictObject({
+    refundId: z.string(),
+    /** Positive, in the currency's major unit: what the buyer did not get back. */
+    amount: z.number(),
+    /** When Stripe reported it. */
+    at: z.iso.datetime(),
+  }),
+);
 export type RefundFailure = z.output<typeof RefundFailureResource>;
 
 export function refundFailures(order: {

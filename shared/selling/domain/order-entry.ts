@@ -19,54 +19,60 @@ export { OrderShippingResource };
  * schemas the route declares and the types `toOrderEntry` builds, one source.
  */
 
-const OrderTicketResource = z.strictObject({
-  id: z.string(),
-  status: z.enum(ORDER_TICKET_STATUSES),
-  name: z.string().check(z.describe("The attendee's full name.")),
-  price: z.number().check(z.describe('Net of tax, after any discount: `price` + `taxAmount` is what the ticket cost.')),
-  taxAmount: z.number(),
-  attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
-  barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
-  attendeeQuestions: z.optional(z.array(AttendeeAnswerResource)),
-});
+const OrderTicketResource = z.lazy(() =>
+  z.strictObject({
+    id: z.string(),
+    status: z.enum(ORDER_TICKET_STATUSES),
+    name: z.string().check(z.describe("The attendee's full name.")),
+    price: z
+      .number()
+      .check(z.describe('Net of tax, after any discount: `price` + `taxAmount` is what the ticket cost.')),
+    taxAmount: z.number(),
+    attendee: z.int().check(z.describe('0-based position of the attendee in the order.')),
+    barcode: z.string().check(z.describe("What the gate scans: the QR code of the ticket's PDF encodes it.")),
+    attendeeQuestions: z.optional(z.array(AttendeeAnswerResource)),
+  }),
+);
 export type OrderTicketEntry = z.output<typeof OrderTicketResource>;
 
-export const OrderEntryResource = z.strictObject({
-  id: z.string(),
-  eventId: z.int().check(z.describe('An order is for one event.')),
-  created: z.iso.datetime(),
-  purchasedDate: z.iso.datetime(),
-  status: z
-    .enum(ORDER_STATUSES)
-    .check(
-      z.describe(
-        'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; expired: its reservation lapsed or was released unpaid; cancelled; refunded.',
+export const OrderEntryResource = z.lazy(() =>
+  z.strictObject({
+    id: z.string(),
+    eventId: z.int().check(z.describe('An order is for one event.')),
+    created: z.iso.datetime(),
+    purchasedDate: z.iso.datetime(),
+    status: z
+      .enum(ORDER_STATUSES)
+      .check(
+        z.describe(
+          'awaiting_payment: checked out, its payment not yet in; pending: tickets being issued; active: paid and issued; expired: its reservation lapsed or was released unpaid; cancelled; refunded.',
+        ),
       ),
-    ),
-  emailAddress: z.string(),
-  purchaser: z.string(),
-  billing: z.optional(BillingResource),
-  affiliate: z.nullable(z.string()),
-  grandTotal: z.number(),
-  amounts: z
-    .optional(ReservationAmountsResource)
-    .check(
-      z.describe(
-        'The sale as priced: `{tickets, discount, fees, shipping, tax, total, currency}`, `total` being `grandTotal` (absent on an order seeded whole).',
+    emailAddress: z.string(),
+    purchaser: z.string(),
+    billing: z.optional(BillingResource),
+    affiliate: z.nullable(z.string()),
+    grandTotal: z.number(),
+    amounts: z
+      .optional(ReservationAmountsResource)
+      .check(
+        z.describe(
+          'The sale as priced: `{tickets, discount, fees, shipping, tax, total, currency}`, `total` being `grandTotal` (absent on an order seeded whole).',
+        ),
       ),
-    ),
-  promoCode: z
-    .optional(z.string())
-    .check(z.describe('The promo code the order was priced with, as its event spells it; absent when none.')),
-  waveTimeId: z.nullable(z.int()),
-  teamId: z.nullable(z.int()),
-  shipping: z.optional(OrderShippingResource),
-  tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
-  transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
-  answers: z
-    .optional(z.array(AttendeeAnswerResource))
-    .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
-});
+    promoCode: z
+      .optional(z.string())
+      .check(z.describe('The promo code the order was priced with, as its event spells it; absent when none.')),
+    waveTimeId: z.nullable(z.int()),
+    teamId: z.nullable(z.int()),
+    shipping: z.optional(OrderShippingResource),
+    tickets: z.optional(z.array(OrderTicketResource)).check(z.describe('With includeTickets=true.')),
+    transactions: z.optional(z.array(OrderTransactionResource)).check(z.describe('With includeTrans=true.')),
+    answers: z
+      .optional(z.array(AttendeeAnswerResource))
+      .check(z.describe("With includeAnswers=true (also each ticket's attendeeQuestions).")),
+  }),
+);
 export type OrderEntry = z.output<typeof OrderEntryResource>;
 
 export interface OrderIncludes {

@@ -20,19 +20,21 @@ export const PAYMENT_MISMATCHES = ['no_order', 'other_intent', 'amount', 'curren
 export type PaymentMismatch = (typeof PAYMENT_MISMATCHES)[number];
 
 /** A succeeded PaymentIntent that named the order (its `metadata.orderId`) but did not pay it, and its refund. */
-export const PaymentProblemResource = z.strictObject({
-  intentId: z.string(),
-  reason: z.enum(PAYMENT_MISMATCHES),
-  /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
-  amount: z.number(),
-  /** ISO 4217, upper case. */
-  currency: z.string(),
-  /** When the payment succeeded (the event's time). */
-  at: z.iso.datetime(),
-  /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
-  refundId: z.nullable(z.string()),
-  refundRefused: z.optional(z.string()),
-});
+export const PaymentProblemResource = z.lazy(() =>
+  z.strictObject({
+    intentId: z.string(),
+    reason: z.enum(PAYMENT_MISMATCHES),
+    /** What Stripe took, in the intent's currency's major unit (as every stored amount). */
+    amount: z.number(),
+    /** ISO 4217, upper case. */
+    currency: z.string(),
+    /** When the payment succeeded (the event's time). */
+    at: z.iso.datetime(),
+    /** Stripe's refund of it; null when Stripe refused one (its `refundRefused` code: staff act by hand). */
+    refundId: z.nullable(z.string()),
+    refundRefused: z.optional(z.string()),
+  }),
+);
 export type PaymentProblem = z.output<typeof PaymentProblemResource>;
 
 /**

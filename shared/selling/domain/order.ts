@@ -220,13 +220,15 @@ export function orderTicketStatus(
 }
 
 /** A checkout's shipping, on the buyer's order (`GET /my-account/orders`) and the staff's (`GET /orders/{id}`). */
-export const OrderShippingResource = z
-  .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
-  .check(
-    z.describe(
-      "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
+export const OrderShippingResource = z.lazy(() =>
+  z
+    .strictObject({ shippingMethodId: z.int(), address: z.nullable(z.string()), country: z.nullable(z.string()) })
+    .check(
+      z.describe(
+        "A checkout's shipping method and, where the method `requiresShippingInfo`, the address and its country (ISO 3166-1 alpha-2) given (else null); absent on an order without one.",
+      ),
     ),
-  );
+);
 export type OrderShipping = z.output<typeof OrderShippingResource>;
 
 /** The order's shipping, as the buyer's and the staff's answers show it (none: a box-office sale, or no method named). */

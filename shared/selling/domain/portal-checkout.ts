@@ -9,23 +9,27 @@ import { CHARGE_TYPES, type ShippingMethod } from './shipping-method.ts';
  */
 
 /** A shipping method as a buyer chooses it: the staff's record without its bookkeeping (badges, times). */
-export const ShippingOptionResource = z
-  .strictObject({
-    id: z.int().check(z.describe("The reservation's `shippingMethodId`.")),
-    name: z.string(),
-    description: z.string(),
-    charge: z.number(),
-    twoPlusCharge: z.number(),
-    chargeType: z
-      .enum(CHARGE_TYPES)
-      .check(
-        z.describe('`per_order`: `charge` once; `per_ticket`: `charge`, then `twoPlusCharge` each further ticket.'),
-      ),
-    hasETickets: z.boolean(),
-    requiresShippingInfo: z.boolean().check(z.describe("The checkout's `shippingAddress` is required (else refused).")),
-    allowInternational: z.boolean(),
-  })
-  .check(z.describe('A shipping method a buyer may choose; the reservation answers what it charges.'));
+export const ShippingOptionResource = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.int().check(z.describe("The reservation's `shippingMethodId`.")),
+      name: z.string(),
+      description: z.string(),
+      charge: z.number(),
+      twoPlusCharge: z.number(),
+      chargeType: z
+        .enum(CHARGE_TYPES)
+        .check(
+          z.describe('`per_order`: `charge` once; `per_ticket`: `charge`, then `twoPlusCharge` each further ticket.'),
+        ),
+      hasETickets: z.boolean(),
+      requiresShippingInfo: z
+        .boolean()
+        .check(z.describe("The checkout's `shippingAddress` is required (else refused).")),
+      allowInternational: z.boolean(),
+    })
+    .check(z.describe('A shipping method a buyer may choose; the reservation answers what it charges.')),
+);
 
 export type ShippingOption = z.output<typeof ShippingOptionResource>;
 
@@ -44,18 +48,22 @@ export const shippingOptionOf = (method: ShippingMethod): ShippingOption => ({
 /** How a question is answered: `text` with an `answerText`, `choice` with an `answerId` among its options. */
 export const QUESTION_TYPES = ['text', 'choice'] as const;
 
-export const QuestionResource = z
-  .strictObject({
-    id: z.int().check(z.describe("An answer's `questionId`.")),
-    text: z.string(),
-    type: z
-      .enum(QUESTION_TYPES)
-      .check(z.describe('`text`: answered with `answerText`; `choice`: with `answerId`, the id of one of `options`.')),
-    required: z.boolean().check(z.describe('Every attendee of the checkout must answer it.')),
-    /** Empty for a `text` question. */
-    options: z.array(z.strictObject({ id: z.int(), text: z.string() })),
-  })
-  .check(z.describe("An attendee question of the event, as the checkout validates each attendee's `answers`."));
+export const QuestionResource = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.int().check(z.describe("An answer's `questionId`.")),
+      text: z.string(),
+      type: z
+        .enum(QUESTION_TYPES)
+        .check(
+          z.describe('`text`: answered with `answerText`; `choice`: with `answerId`, the id of one of `options`.'),
+        ),
+      required: z.boolean().check(z.describe('Every attendee of the checkout must answer it.')),
+      /** Empty for a `text` question. */
+      options: z.array(z.strictObject({ id: z.int(), text: z.string() })),
+    })
+    .check(z.describe("An attendee question of the event, as the checkout validates each attendee's `answers`.")),
+);
 export type QuestionEntry = z.output<typeof QuestionResource>;
 
 /** The event's questions in the order the organiser made them (the event item's order). */

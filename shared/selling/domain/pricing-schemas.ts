@@ -23,28 +23,32 @@ export const percentage = () =>
  * A tax: its name as an invoice prints it (`VAT`, `Sales tax`), its rate in percent, and whether prices include it
  * (EU consumer prices) or it is added to them (US sales tax).
  */
-export const TaxRule = z.strictObject({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'must not be empty'),
-      z.maxLength(TAX_NAME_MAX_LENGTH, `must be at most ${TAX_NAME_MAX_LENGTH} characters`),
-    ),
-  rate: percentage(),
-  inclusive: z.boolean(),
-});
+export const TaxRule = z.lazy(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'must not be empty'),
+        z.maxLength(TAX_NAME_MAX_LENGTH, `must be at most ${TAX_NAME_MAX_LENGTH} characters`),
+      ),
+    rate: percentage(),
+    inclusive: z.boolean(),
+  }),
+);
 export type TaxRule = z.output<typeof TaxRule>;
 
 /**
  * A booking fee the buyer pays: an amount per ticket, a percent of the tickets' price, or both. An empty one is
  * refused (no fee is no `bookingFee`), so a typo'd field name cannot silently mean "free".
  */
-export const BookingFee = z
-  .strictObject({ perTicket: z.optional(money()), percent: z.optional(percentage()) })
-  .check(
-    z.refine((fee) => fee.perTicket !== undefined || fee.percent !== undefined, 'give perTicket, percent or both'),
-  );
+export const BookingFee = z.lazy(() =>
+  z
+    .strictObject({ perTicket: z.optional(money()), percent: z.optional(percentage()) })
+    .check(
+      z.refine((fee) => fee.perTicket !== undefined || fee.percent !== undefined, 'give perTicket, percent or both'),
+    ),
+);
 export type BookingFee = z.output<typeof BookingFee>;
 
 /**
@@ -64,11 +68,13 @@ export function bookingFeeProblems(
  * Who sells, as an invoice prints it: a name, a postal address and a tax id (a VAT number), as given. The stage's
  * (the stage file's `seller`, INVOICE_SELLER), or an event's own (its `seller`, an organiser selling on a shared stage).
  */
-export const SellerFields = z.strictObject({
-  name: z
-    .string()
-    .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
-  address: z.string().check(z.trim(), z.maxLength(400, 'must be at most 400 characters')),
-  taxId: z.string().check(z.trim(), z.maxLength(40, 'must be at most 40 characters')),
-});
+export const SellerFields = z.lazy(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters')),
+    address: z.string().check(z.trim(), z.maxLength(400, 'must be at most 400 characters')),
+    taxId: z.string().check(z.trim(), z.maxLength(40, 'must be at most 40 characters')),
+  }),
+);
 export type Seller = z.output<typeof SellerFields>;

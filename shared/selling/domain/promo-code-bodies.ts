@@ -38,54 +38,60 @@ const validOrder = z.refine<{ validFrom?: string | null; validUntil?: string | n
   { message: 'must be after validFrom', path: ['validUntil'] },
 );
 
-export const NewPromoCodeBody = z
-  .strictObject({
-    code: code(),
-    percentOff: z.optional(percentOff()),
-    amountOff: z.optional(amountOff()),
-    typeIds: z.optional(typeIds()),
-    maxUses: z.optional(maxUses()),
-    validFrom: z.optional(instant()),
-    validUntil: z.optional(instant()),
-  })
-  .check(
-    oneDiscount,
-    z.refine((body) => body.percentOff !== undefined || body.amountOff !== undefined, 'give percentOff or amountOff'),
-    validOrder,
-  );
+export const NewPromoCodeBody = z.lazy(() =>
+  z
+    .strictObject({
+      code: code(),
+      percentOff: z.optional(percentOff()),
+      amountOff: z.optional(amountOff()),
+      typeIds: z.optional(typeIds()),
+      maxUses: z.optional(maxUses()),
+      validFrom: z.optional(instant()),
+      validUntil: z.optional(instant()),
+    })
+    .check(
+      oneDiscount,
+      z.refine((body) => body.percentOff !== undefined || body.amountOff !== undefined, 'give percentOff or amountOff'),
+      validOrder,
+    ),
+);
 export type NewPromoCodeBody = z.output<typeof NewPromoCodeBody>;
 
 /** A change: any field but the code (another code is another code); null clears a limit, the types or a bound. */
-export const PromoCodePatchBody = z
-  .strictObject({
-    percentOff: z.optional(percentOff()),
-    amountOff: z.optional(amountOff()),
-    typeIds: z.optional(z.nullable(typeIds())),
-    maxUses: z.optional(z.nullable(maxUses())),
-    validFrom: z.optional(z.nullable(instant())),
-    validUntil: z.optional(z.nullable(instant())),
-  })
-  .check(
-    z.refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change'),
-    oneDiscount,
-    validOrder,
-  );
+export const PromoCodePatchBody = z.lazy(() =>
+  z
+    .strictObject({
+      percentOff: z.optional(percentOff()),
+      amountOff: z.optional(amountOff()),
+      typeIds: z.optional(z.nullable(typeIds())),
+      maxUses: z.optional(z.nullable(maxUses())),
+      validFrom: z.optional(z.nullable(instant())),
+      validUntil: z.optional(z.nullable(instant())),
+    })
+    .check(
+      z.refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change'),
+      oneDiscount,
+      validOrder,
+    ),
+);
 export type PromoCodePatchBody = z.output<typeof PromoCodePatchBody>;
 
-export const PromoCodeResource = z
-  .strictObject({
-    id: z.int(),
-    eventId: z.int(),
-    code: z.string(),
-    percentOff: z.nullable(z.number()),
-    amountOff: z.nullable(z.number().check(z.describe("In the event's currency, major units."))),
-    typeIds: z.nullable(z.array(z.int())),
-    maxUses: z.nullable(z.int()),
-    validFrom: z.nullable(z.string()),
-    validUntil: z.nullable(z.string()),
-    uses: z.int().check(z.describe('Holds holding it now plus paid orders: exact as soon as a hold has answered.')),
-    created: z.string(),
-    updated: z.string(),
-  })
-  .check(z.describe('A discount code of one event, matched case-insensitively.'));
+export const PromoCodeResource = z.lazy(() =>
+  z
+    .strictObject({
+      id: z.int(),
+      eventId: z.int(),
+      code: z.string(),
+      percentOff: z.nullable(z.number()),
+      amountOff: z.nullable(z.number().check(z.describe("In the event's currency, major units."))),
+      typeIds: z.nullable(z.array(z.int())),
+      maxUses: z.nullable(z.int()),
+      validFrom: z.nullable(z.string()),
+      validUntil: z.nullable(z.string()),
+      uses: z.int().check(z.describe('Holds holding it now plus paid orders: exact as soon as a hold has answered.')),
+      created: z.string(),
+      updated: z.string(),
+    })
+    .check(z.describe('A discount code of one event, matched case-insensitively.')),
+);
 export type PromoCodeResource = z.output<typeof PromoCodeResource>;

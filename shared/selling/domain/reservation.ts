@@ -259,13 +259,8 @@ export function toReservationView(reservation: Reservation) {
   };
 }
 
-/**
- * `POST /my-account/reservations`'s body. It names what to hold and nothing
- * it costs: every price and amount comes from the server, so a client-sent one (`price`,
- * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects). Its ids are numbers or
- * their digits (`bodyId`): the portal's lists answer event and type ids as strings.
- */
-export const NewReservationBody = z.strictObject({
+/** A hold's fields, which the box office's sale (box-office-body.ts) shares: a function, so each is built where used. */
+export const reservationFields = () => ({
   eventId: bodyId('eventId'),
   lines: z
     .array(
@@ -285,4 +280,12 @@ export const NewReservationBody = z.strictObject({
     z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(32, 'must be at most 32 characters')),
   ),
 });
+
+/**
+ * `POST /my-account/reservations`'s body. It names what to hold and nothing
+ * it costs: every price and amount comes from the server, so a client-sent one (`price`,
+ * `unitPrice`, `amount`, `amounts`, `total`…) is an unknown field, a 400 (strict objects). Its ids are numbers or
+ * their digits (`bodyId`): the portal's lists answer event and type ids as strings.
+ */
+export const NewReservationBody = z.lazy(() => z.strictObject(reservationFields()));
 export type NewReservationBody = z.output<typeof NewReservationBody>;

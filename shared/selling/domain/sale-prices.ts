@@ -39,21 +39,23 @@ const amount = () => z.number().check(z.describe("In the event's currency, major
  * The sale's sums, as the reservation and the orders answer them: each the sum of the lines (and shipping), each
  * rounded once in the currency's minor units, so the lines add up to it.
  */
-export const ReservationAmountsResource = z
-  .strictObject({
-    tickets: amount().check(z.describe('The unit prices × quantities, before the discount.')),
-    discount: amount(),
-    fees: amount().check(z.describe('The booking fees, as priced (before a tax added to them).')),
-    shipping: amount().check(z.describe('As priced (before a tax added to it).')),
-    tax: amount().check(z.describe('Every tax, included in a price or added to it.')),
-    total: amount().check(z.describe('What the buyer pays: tickets − discount + fees + shipping + the taxes added.')),
-    currency: z.string(),
-  })
-  .check(
-    z.describe(
-      'The sale\'s sums in the event\'s currency (shared/README.md "Pricing": one rounding rule, half away from zero, per line).',
+export const ReservationAmountsResource = z.lazy(() =>
+  z
+    .strictObject({
+      tickets: amount().check(z.describe('The unit prices × quantities, before the discount.')),
+      discount: amount(),
+      fees: amount().check(z.describe('The booking fees, as priced (before a tax added to them).')),
+      shipping: amount().check(z.describe('As priced (before a tax added to it).')),
+      tax: amount().check(z.describe('Every tax, included in a price or added to it.')),
+      total: amount().check(z.describe('What the buyer pays: tickets − discount + fees + shipping + the taxes added.')),
+      currency: z.string(),
+    })
+    .check(
+      z.describe(
+        'The sale\'s sums in the event\'s currency (shared/README.md "Pricing": one rounding rule, half away from zero, per line).',
+      ),
     ),
-  );
+);
 export type ReservationAmounts = z.output<typeof ReservationAmountsResource>;
 
 export interface SaleToPrice {

@@ -60,35 +60,39 @@ const fields = {
 export const MAX_SHIPPING_METHODS = 500;
 
 /** Create body: `name` is required, every other field has a default. Unknown fields are refused. */
-export const NewShippingMethod = z.strictObject({
-  name: fields.name(),
-  description: z._default(fields.description(), ''),
-  charge: z._default(fields.charge(), 0),
-  twoPlusCharge: z._default(fields.twoPlusCharge(), 0),
-  chargeType: z._default(fields.chargeType(), 'per_order'),
-  hasETickets: z._default(fields.hasETickets(), false),
-  requiresShippingInfo: z._default(fields.requiresShippingInfo(), false),
-  allowInternational: z._default(fields.allowInternational(), false),
-  hasBadges: z._default(fields.hasBadges(), false),
-});
+export const NewShippingMethod = z.lazy(() =>
+  z.strictObject({
+    name: fields.name(),
+    description: z._default(fields.description(), ''),
+    charge: z._default(fields.charge(), 0),
+    twoPlusCharge: z._default(fields.twoPlusCharge(), 0),
+    chargeType: z._default(fields.chargeType(), 'per_order'),
+    hasETickets: z._default(fields.hasETickets(), false),
+    requiresShippingInfo: z._default(fields.requiresShippingInfo(), false),
+    allowInternational: z._default(fields.allowInternational(), false),
+    hasBadges: z._default(fields.hasBadges(), false),
+  }),
+);
 export type NewShippingMethod = z.infer<typeof NewShippingMethod>;
 
 /** Patch body: any writable fields, at least one. */
-export const ShippingMethodPatch = z
-  .strictObject({
-    name: z.optional(fields.name()),
-    description: z.optional(fields.description()),
-    charge: z.optional(fields.charge()),
-    twoPlusCharge: z.optional(fields.twoPlusCharge()),
-    chargeType: z.optional(fields.chargeType()),
-    hasETickets: z.optional(fields.hasETickets()),
-    requiresShippingInfo: z.optional(fields.requiresShippingInfo()),
-    allowInternational: z.optional(fields.allowInternational()),
-    hasBadges: z.optional(fields.hasBadges()),
-  })
-  .check(
-    z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
-  );
+export const ShippingMethodPatch = z.lazy(() =>
+  z
+    .strictObject({
+      name: z.optional(fields.name()),
+      description: z.optional(fields.description()),
+      charge: z.optional(fields.charge()),
+      twoPlusCharge: z.optional(fields.twoPlusCharge()),
+      chargeType: z.optional(fields.chargeType()),
+      hasETickets: z.optional(fields.hasETickets()),
+      requiresShippingInfo: z.optional(fields.requiresShippingInfo()),
+      allowInternational: z.optional(fields.allowInternational()),
+      hasBadges: z.optional(fields.hasBadges()),
+    })
+    .check(
+      z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
+    ),
+);
 export type ShippingMethodPatch = z.infer<typeof ShippingMethodPatch>;
 
 /**

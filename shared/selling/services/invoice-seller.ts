@@ -3,19 +3,21 @@ import * as z from '../../schema.ts';
 import { MAX_INVOICE_SERIES } from '../domain/invoice.ts';
 import { type Seller, SellerFields } from '../domain/pricing-schemas.ts';
 
-const Settings = z.object({
-  INVOICE_SELLER: z.pipe(
-    z.string(),
-    z.transform((value, context) => {
-      try {
-        return JSON.parse(value) as unknown;
-      } catch {
-        context.issues.push({ code: 'custom', message: 'must be JSON: {name, address, taxId}', input: value });
-        return z.NEVER;
-      }
-    }),
-  ),
-});
+const Settings = z.lazy(() =>
+  z.object({
+    INVOICE_SELLER: z.pipe(
+      z.string(),
+      z.transform((value, context) => {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          context.issues.push({ code: 'custom', message: 'must be JSON: {name, address, taxId}', input: value });
+          return z.NEVER;
+        }
+      }),
+    ),
+  }),
+);
 
 /**
  * The seller every invoice of the stage names (the stage file's `seller`, INVOICE_SELLER as JSON), checked when read:
@@ -25,9 +27,11 @@ export function stageSeller(): Seller {
   return SellerFields.parse(requireSection('the invoice seller', Settings).INVOICE_SELLER);
 }
 
-const Series = z.object({
-  INVOICE_SERIES: z.pipe(z.pipe(z.string(), z.transform(Number)), z.int().check(z.gte(1), z.lte(MAX_INVOICE_SERIES))),
-});
+const Series = z.lazy(() =>
+  z.object({
+    INVOICE_SERIES: z.pipe(z.pipe(z.string(), z.transform(Number)), z.int().check(z.gte(1), z.lte(MAX_INVOICE_SERIES))),
+  }),
+);
 
 /**
  * How many series each seller's numbers of a year run in (the stage file's `invoiceSeries`, INVOICE_SERIES): sized so

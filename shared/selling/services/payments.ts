@@ -19,15 +19,19 @@ export const STRIPE_API_VERSION = '2026-10-28.endive';
 /** Stripe's own default: an event signed more than 5 minutes before it arrives is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-const Settings = z.object({
-  STRIPE_SECRET: z.string().check(z.minLength(1)),
-  STRIPE_API_URL: z.optional(z.url()),
-});
+const Settings = z.lazy(() =>
+  z.object({
+    STRIPE_SECRET: z.string().check(z.minLength(1)),
+    STRIPE_API_URL: z.optional(z.url()),
+  }),
+);
 
-const StripeSecret = z.object({
-  secretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_\w+$/)),
-  webhookSecret: z.string().check(z.regex(/^whsec_\w+$/)),
-});
+const StripeSecret = z.lazy(() =>
+  z.object({
+    secretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_\w+$/)),
+    webhookSecret: z.string().check(z.regex(/^whsec_\w+$/)),
+  }),
+);
 export type StripeSecret = z.infer<typeof StripeSecret>;
 
 interface Connected {

@@ -56,7 +56,7 @@ export async function bulkCreate(items: unknown[]): Promise<Outcome[]> {
   });
 }
 
-const UpdateItem = z.strictObject({ id: positiveId, data: ShippingMethodPatch });
+const UpdateItem = z.lazy(() => z.strictObject({ id: positiveId, data: ShippingMethodPatch }));
 
 export async function bulkUpdate(items: unknown[]): Promise<Outcome[]> {
   return Promise.all(

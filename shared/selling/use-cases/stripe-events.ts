@@ -58,17 +58,21 @@ export const stripeEventHandlers: Partial<Record<Stripe.Event.Type, StripeEventH
   ...followUpHandlers,
 };
 
-const IntentObject = z.looseObject({ id: z.string(), metadata: Metadata });
-const SucceededIntentObject = z.looseObject({
-  id: z.string(),
-  amount_received: z.int().check(z.nonnegative()),
-  currency: Currency,
-  metadata: Metadata,
-});
-const RefundedChargeObject = z.looseObject({ id: z.string(), payment_intent: Reference, metadata: Metadata });
+const IntentObject = z.lazy(() => z.looseObject({ id: z.string(), metadata: Metadata }));
+const SucceededIntentObject = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    amount_received: z.int().check(z.nonnegative()),
+    currency: Currency,
+    metadata: Metadata,
+  }),
+);
+const RefundedChargeObject = z.lazy(() =>
+  z.looseObject({ id: z.string(), payment_intent: Reference, metadata: Metadata }),
+);
 
 /** What every handler reads of the event itself. */
-const Envelope = z.looseObject({ id: z.string(), type: z.string(), created: z.int() });
+const Envelope = z.lazy(() => z.looseObject({ id: z.string(), type: z.string(), created: z.int() }));
 
 export async function receiveStripeEvent(rawBody: string, signature: string | undefined): Promise<void> {
   const event = await verifyWebhook(rawBody, signature);

@@ -10,24 +10,28 @@ import { followStripeRefund } from './refund-failures.ts';
  * types for one failure; each handler changes nothing twice.
  */
 
-const DisputeObject = z.looseObject({
-  id: z.string(),
-  status: z.string(),
-  reason: z.string(),
-  amount: z.int().check(z.nonnegative()),
-  currency: Currency,
-  payment_intent: Reference,
-});
-const RefundObject = z.looseObject({
-  id: z.string(),
-  amount: z.int().check(z.nonnegative()),
-  currency: Currency,
-  status: z.nullish(z.string()),
-  payment_intent: Reference,
-  created: z.int(),
-  metadata: Metadata,
-  failure_reason: z.nullish(z.string()),
-});
+const DisputeObject = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    status: z.string(),
+    reason: z.string(),
+    amount: z.int().check(z.nonnegative()),
+    currency: Currency,
+    payment_intent: Reference,
+  }),
+);
+const RefundObject = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    amount: z.int().check(z.nonnegative()),
+    currency: Currency,
+    status: z.nullish(z.string()),
+    payment_intent: Reference,
+    created: z.int(),
+    metadata: Metadata,
+    failure_reason: z.nullish(z.string()),
+  }),
+);
 
 async function followDispute(event: Stripe.Event): Promise<void> {
   const dispute = readObject(event, DisputeObject);

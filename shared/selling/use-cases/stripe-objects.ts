@@ -17,7 +17,7 @@ export function readObject<T>(event: Stripe.Event, schema: z.ZodMiniType<T>): T 
 export const Metadata = z.nullish(z.record(z.string(), z.string()));
 /** An expandable reference: Stripe sends the id, or the object when expanded. */
 export const Reference = z.nullish(z.union([z.string(), z.looseObject({ id: z.string() })]));
-export const Currency = z.string().check(z.regex(/^[a-zA-Z]{3}$/));
+export const Currency = z.lazy(() => z.string().check(z.regex(/^[a-zA-Z]{3}$/)));
 
 /** The id of an expandable reference (none: null). */
 export const idOf = (value: string | { id: string } | null | undefined): string | null =>

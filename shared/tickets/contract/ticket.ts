@@ -12,15 +12,17 @@ import { wholeNumber } from '../../request-fields.ts';
 
 /** A bib, as PATCH /tickets/{id} stores it: the spec types the path integer; numbers are a subset. */
 export const BIB_PATTERN = /^[\w-]{1,20}$/;
-export const BibPath = z.strictObject({
-  ticketId: wholeNumber('ticketId', { positive: true }),
-  bib: z
-    .string()
-    .check(
-      z.maxLength(20, { message: 'must be 1 to 20 letters, digits, - or _', abort: true }),
-      z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _'),
-    ),
-});
+export const BibPath = z.lazy(() =>
+  z.strictObject({
+    ticketId: wholeNumber('ticketId', { positive: true }),
+    bib: z
+      .string()
+      .check(
+        z.maxLength(20, { message: 'must be 1 to 20 letters, digits, - or _', abort: true }),
+        z.regex(BIB_PATTERN, 'must be 1 to 20 letters, digits, - or _'),
+      ),
+  }),
+);
 
 const codeOf = <const T extends readonly string[]>(name: string, values: T) =>
   z.enum(values, `${name} must be one of ${values.join(', ')}`);
@@ -30,27 +32,31 @@ const codeOf = <const T extends readonly string[]>(name: string, values: T) =>
  * (processState an integer here, as the spec's states body has it). `withdrawnState` is
  * ours beside the spec's four: reinstating a withdrawn ticket is a restore too.
  */
-export const StatesBody = z
-  .strictObject({
-    processState: z.optional(
-      z.pipe(
-        z
-          .int()
-          .check(
-            z.refine(
-              (code) => PROCESS_STATES.includes(code as ProcessState),
-              `processState must be one of ${PROCESS_STATES.join(', ')}`,
+export const StatesBody = z.lazy(() =>
+  z
+    .strictObject({
+      processState: z.optional(
+        z.pipe(
+          z
+            .int()
+            .check(
+              z.refine(
+                (code) => PROCESS_STATES.includes(code as ProcessState),
+                `processState must be one of ${PROCESS_STATES.join(', ')}`,
+              ),
             ),
-          ),
-        z.transform((code) => code as ProcessState),
+          z.transform((code) => code as ProcessState),
+        ),
       ),
+      transferState: z.optional(codeOf('transferState', TRANSFER_STATES)),
+      upgradeState: z.optional(codeOf('upgradeState', UPGRADE_STATES)),
+      withdrawnState: z.optional(codeOf('withdrawnState', WITHDRAWN_STATES)),
+      deleted: z.optional(z.literal([0, 1], 'deleted must be 0 or 1')),
+    })
+    .check(
+      z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'),
     ),
-    transferState: z.optional(codeOf('transferState', TRANSFER_STATES)),
-    upgradeState: z.optional(codeOf('upgradeState', UPGRADE_STATES)),
-    withdrawnState: z.optional(codeOf('withdrawnState', WITHDRAWN_STATES)),
-    deleted: z.optional(z.literal([0, 1], 'deleted must be 0 or 1')),
-  })
-  .check(z.refine((body) => Object.values(body).some((value) => value !== undefined), 'must name at least one state'));
+);
 
 // ---- GET /ticket: the list's query, in the domain as the list takes it ------------------
 

@@ -41,113 +41,126 @@ export const Include = includeOf(TICKET_INCLUDES);
 /** A filter becomes a DynamoDB `IN (...)`, which takes at most 100 values. */
 const MAX_FILTER_VALUES = 50;
 
-export const TicketListQuery = z
-  .strictObject({
-    event: z.optional(wholeNumber('event', { positive: true })),
-    events: z.optional(boundedIdList('events', MAX_LIST_EVENTS)),
-    accessEvents: z.optional(boundedIdList('accessEvents', MAX_LIST_EVENTS)),
-    teams: z.optional(boundedIdList('teams', MAX_FILTER_VALUES)),
-    ticket_types: z.optional(boundedIdList('ticket_types', MAX_FILTER_VALUES)),
-    exclude_process_states: z.optional(boundedIdList('exclude_process_states', MAX_FILTER_VALUES)),
-    _include: Include,
-    ...ticketPagingQuery,
-  })
-  .check(
-    z.refine((query) => new Set(query.teams ?? []).size * new Set(query.ticket_types ?? []).size <= MAX_COUNTED_PAIRS, {
-      message: `teams × ticket_types may name at most ${MAX_COUNTED_PAIRS} pairs (each pair's count is read for an exact totalCount): split the query.`,
-      path: ['teams'],
-    }),
-    // A team is of one event and teams have no index of their own: across events, name the events too.
-    z.refine(
-      (query) =>
-        !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length,
-      {
-        message: "teams are an event's: name the events too (event, events or accessEvents).",
-        path: ['teams'],
-      },
+export const TicketListQuery = z.lazy(() =>
+  z
+    .strictObject({
+      event: z.optional(wholeNumber('event', { positive: true })),
+      events: z.optional(boundedIdList('events', MAX_LIST_EVENTS)),
+      accessEvents: z.optional(boundedIdList('accessEvents', MAX_LIST_EVENTS)),
+      teams: z.optional(boundedIdList('teams', MAX_FILTER_VALUES)),
+      ticket_types: z.optional(boundedIdList('ticket_types', MAX_FILTER_VALUES)),
+      exclude_process_states: z.optional(boundedIdList('exclude_process_states', MAX_FILTER_VALUES)),
+      _include: Include,
+      ...ticketPagingQuery,
+    })
+    .check(
+      z.refine(
+        (query) => new Set(query.teams ?? []).size * new Set(query.ticket_types ?? []).size <= MAX_COUNTED_PAIRS,
+        {
+          message: `teams × ticket_types may name at most ${MAX_COUNTED_PAIRS} pairs (each pair's count is read for an exact totalCount): split the query.`,
+          path: ['teams'],
+        },
+      ),
+      // A team is of one event and teams have no index of their own: across events, name the events too.
+      z.refine(
+        (query) =>
+          !query.teams?.length || query.event !== undefined || !!query.events?.length || !!query.accessEvents?.length,
+        {
+          message: "teams are an event's: name the events too (event, events or accessEvents).",
+          path: ['teams'],
+        },
+      ),
     ),
-  );
+);
 
-export const StatsQuery = z.strictObject({ events: boundedIdList('events', MAX_STATS_EVENTS) });
+export const StatsQuery = z.lazy(() => z.strictObject({ events: boundedIdList('events', MAX_STATS_EVENTS) }));
 
 /** One ticket: the list's expansions plus `history`, paged by `history_limit`/`history_offset` (newest first). */
-export const GetQuery = z.strictObject({
-  _include: includeOf(SINGLE_TICKET_INCLUDES),
-  history_limit: pagingQuery._limit,
-  history_offset: pagingQuery._offset,
-});
+export const GetQuery = z.lazy(() =>
+  z.strictObject({
+    _include: includeOf(SINGLE_TICKET_INCLUDES),
+    history_limit: pagingQuery._limit,
+    history_offset: pagingQuery._offset,
+  }),
+);
 
 /** The check-in's query: in the gate's domain, as its use case takes it. */
 export { CheckInQuery } from '../../gate/domain/check-in-request.ts';
 
 /** processState arrives as a string in the update body (spec), e.g. "4"; numbers are accepted too. */
-const ProcessStateField = z.pipe(
-  z.union([
-    z
-      .string()
-      .check(
-        z.maxLength(MAX_DIGITS, { message: 'must be a process state code', abort: true }),
-        z.regex(/^\d+$/, 'must be a process state code'),
-      ),
-    z.int(),
-  ]),
+const ProcessStateField = z.lazy(() =>
   z.pipe(
-    z.transform((value: string | number) => Number(value)),
-    z.pipe(
+    z.union([
       z
-        .number()
+        .string()
         .check(
-          z.refine(
-            (code) => PROCESS_STATES.includes(code as ProcessState),
-            `must be one of ${PROCESS_STATES.join(', ')}`,
-          ),
+          z.maxLength(MAX_DIGITS, { message: 'must be a process state code', abort: true }),
+          z.regex(/^\d+$/, 'must be a process state code'),
         ),
-      z.transform((code) => code as ProcessState),
+      z.int(),
+    ]),
+    z.pipe(
+      z.transform((value: string | number) => Number(value)),
+      z.pipe(
+        z
+          .number()
+          .check(
+            z.refine(
+              (code) => PROCESS_STATES.includes(code as ProcessState),
+              `must be one of ${PROCESS_STATES.join(', ')}`,
+            ),
+          ),
+        z.transform((code) => code as ProcessState),
+      ),
     ),
   ),
 );
 
-export const TicketPatch = z
-  .strictObject({
-    eventId: z.optional(positiveId),
-    typeId: z.optional(positiveId),
-    /** 0 or null: unassigned. */
-    teamId: z.optional(nullable(z.int().check(z.minimum(0)))),
-    barcode: z.optional(text(100).check(z.minLength(1, 'must not be empty'))),
-    bibNumber: z.optional(nullable(text(20).check(z.regex(/^[\w-]+$/, 'must be letters, digits, - or _')))),
-    chipNumber: z.optional(nullable(text(50))),
-    externalMembershipId: z.optional(nullable(text(100))),
-    processState: z.optional(ProcessStateField),
-    withdrawnState: z.optional(z.enum(WITHDRAWN_STATES)),
-    price: z.optional(money()),
-    taxAmount: z.optional(money()),
-    gratuityAmount: z.optional(money()),
-    paidUponCheckout: z.optional(money()),
-    ...attendeeFields,
-  })
-  .check(
-    z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
-  );
+export const TicketPatch = z.lazy(() =>
+  z
+    .strictObject({
+      eventId: z.optional(positiveId),
+      typeId: z.optional(positiveId),
+      /** 0 or null: unassigned. */
+      teamId: z.optional(nullable(z.int().check(z.minimum(0)))),
+      barcode: z.optional(text(100).check(z.minLength(1, 'must not be empty'))),
+      bibNumber: z.optional(nullable(text(20).check(z.regex(/^[\w-]+$/, 'must be letters, digits, - or _')))),
+      chipNumber: z.optional(nullable(text(50))),
+      externalMembershipId: z.optional(nullable(text(100))),
+      processState: z.optional(ProcessStateField),
+      withdrawnState: z.optional(z.enum(WITHDRAWN_STATES)),
+      price: z.optional(money()),
+      taxAmount: z.optional(money()),
+      gratuityAmount: z.optional(money()),
+      paidUponCheckout: z.optional(money()),
+      ...attendeeFields,
+    })
+    .check(
+      z.refine((patch) => Object.values(patch).some((value) => value !== undefined), 'must change at least one field'),
+    ),
+);
 
-export const TicketUpdateBody = z.strictObject({ data: TicketPatch });
+export const TicketUpdateBody = z.lazy(() => z.strictObject({ data: TicketPatch }));
 
 /** `{ ids: [1, 2] }` or the spec's sample form `{ ids: [[1, 2]] }`; flattened. */
-export const BulkDeleteBody = z.strictObject({
-  ids: z.pipe(
-    z
-      .array(z.union([positiveId, z.array(positiveId).check(z.maxLength(MAX_BULK_ITEMS))]))
-      .check(z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`)),
-    z.pipe(
-      z.transform((ids: (number | number[])[]) => ids.flat()),
+export const BulkDeleteBody = z.lazy(() =>
+  z.strictObject({
+    ids: z.pipe(
       z
-        .array(positiveId)
-        .check(
-          z.minLength(1, 'must hold at least one id'),
-          z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`),
-        ),
+        .array(z.union([positiveId, z.array(positiveId).check(z.maxLength(MAX_BULK_ITEMS))]))
+        .check(z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`)),
+      z.pipe(
+        z.transform((ids: (number | number[])[]) => ids.flat()),
+        z
+          .array(positiveId)
+          .check(
+            z.minLength(1, 'must hold at least one id'),
+            z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} ids`),
+          ),
+      ),
     ),
-  ),
-});
+  }),
+);
 
 /** `GET /tickets/check-in-stats`: its schema lives with the domain type it defines. */
 export { CheckInStatsResource } from '../../gate/domain/check-in.ts';

@@ -16,15 +16,15 @@ import { keyCondition } from '../../data/key-conditions.ts';
  * readers here answer as entry 1; a record without it (created before records kept it)
  * has its entry 1 stored like the others.
  */
-const stateValue = z.union([z.string(), z.number()]);
+const stateValue = z.lazy(() => z.union([z.string(), z.number()]));
 const at = z.string();
 const actor = z.string();
-const eventScope = z.optional(z.array(z.number()));
+const eventScope = z.lazy(() => z.optional(z.array(z.number())));
 const action = z.enum(TICKET_ACTIONS);
-const relatedTicketId = z.optional(z.number());
+const relatedTicketId = z.lazy(() => z.optional(z.number()));
 /** The creation's part of a ticket record as stored (ticket-records.ts). */
 export const TicketCreationItem = storedSchema<TicketCreation>()(
-  z.object({ at, actor, eventScope, action, relatedTicketId }),
+  z.lazy(() => z.object({ at, actor, eventScope, action, relatedTicketId })),
 );
 /**
  * The answer's entry as stored, beside its keys and `ticketId` (which parsing leaves out). Not derived from the
@@ -32,16 +32,18 @@ export const TicketCreationItem = storedSchema<TicketCreation>()(
  * ticket answer. storedSchema holds it to the answer's type.
  */
 const TicketHistoryItem = storedSchema<TicketHistoryEntry>()(
-  z.object({
-    version: z.number(),
-    at,
-    actor,
-    eventScope,
-    action,
-    states: z.partialRecord(z.enum(STATE_FIELDS), z.object({ from: stateValue, to: stateValue })),
-    fields: z.array(z.string()),
-    relatedTicketId,
-  }),
+  z.lazy(() =>
+    z.object({
+      version: z.number(),
+      at,
+      actor,
+      eventScope,
+      action,
+      states: z.partialRecord(z.enum(STATE_FIELDS), z.object({ from: stateValue, to: stateValue })),
+      fields: z.array(z.string()),
+      relatedTicketId,
+    }),
+  ),
 );
 const historyFromItem = (item: Record<string, unknown>): TicketHistoryEntry =>
   parseItem(TicketHistoryItem, item, 'ticket history entry');

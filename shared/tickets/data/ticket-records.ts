@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/paging.ts';
 import {
-  AttendeeAnswerResource,
+  attendeeAnswerFields,
   PROCESS_STATES,
   TRANSFER_STATES,
   UPGRADE_STATES,
@@ -58,17 +58,19 @@ const UNSET = {
   purchaserContact: null,
 } satisfies Record<NullableField, null>;
 
-const nullableInt = z.nullable(z.number());
-const nullableText = z.nullable(z.string());
+const nullableInt = z.lazy(() => z.nullable(z.number()));
+const nullableText = z.lazy(() => z.nullable(z.string()));
 const ScanItem = storedSchema<Scan>()(
-  z.object({
-    eventId: z.number(),
-    scannedTimestamp: z.string(),
-    adminId: z.number(),
-    deviceId: z.optional(z.string()),
-    scanId: z.optional(z.string()),
-    uploadedAt: z.optional(z.string()),
-  }),
+  z.lazy(() =>
+    z.object({
+      eventId: z.number(),
+      scannedTimestamp: z.string(),
+      adminId: z.number(),
+      deviceId: z.optional(z.string()),
+      scanId: z.optional(z.string()),
+      uploadedAt: z.optional(z.string()),
+    }),
+  ),
 );
 
 /**
@@ -78,69 +80,71 @@ const ScanItem = storedSchema<Scan>()(
  * replaced (a page of 100 records: 3 ms on a machine loaded 7-fold, well under its DynamoDB reads).
  */
 const TicketItem = storedSchema<TicketRecord>()(
-  z.object({
-    id: z.number(),
-    eventId: z.number(),
-    typeId: z.number(),
-    orderId: nullableInt,
-    customerId: nullableInt,
-    waveTimeId: nullableInt,
-    teamId: nullableInt,
-    barcode: z.string(),
-    bibNumber: nullableText,
-    chipNumber: nullableText,
-    externalMembershipId: nullableText,
-    processState: z.literal(PROCESS_STATES),
-    transferState: z.enum(TRANSFER_STATES),
-    upgradeState: z.enum(UPGRADE_STATES),
-    withdrawnState: z.enum(WITHDRAWN_STATES),
-    deleted: z.literal([0, 1]),
-    price: z.number(),
-    taxAmount: z.number(),
-    gratuityAmount: z.number(),
-    paidUponCheckout: z.number(),
-    partyMember: z.string(),
-    partyMemberLastName: z.string(),
-    emailAddress: nullableText,
-    partyMemberBirthMonth: nullableInt,
-    partyMemberBirthDay: nullableInt,
-    partyMemberBirthYear: nullableInt,
-    partyMemberTitle: nullableText,
-    partyMemberCompany: nullableText,
-    attendeeQuestions: z.array(z.object(AttendeeAnswerResource.shape)),
-    profilePhoto: nullableText,
-    transferredFrom: nullableInt,
-    transferredTo: nullableInt,
-    purchasedDate: z.string(),
-    created: z.string(),
-    updated: z.string(),
-    accessEvents: z.array(z.number()),
-    checkIn: z.nullable(ScanItem),
-    accessScans: z.record(z.string(), ScanItem),
-    claim: z.nullable(
-      z.object({
-        isAClaim: z.boolean(),
-        isClaimed: z.boolean(),
-        state: z.enum(['open', 'claimed', 'cancelled']),
-        claimantEmail: nullableText,
-        claimantUserId: nullableText,
-        sentAt: nullableText,
-        claimedAt: nullableText,
-        claimedByCustomerId: nullableInt,
-        // Beyond the answer's claim: the live token's hash (tickets/domain/claim.ts StoredClaim).
-        tokenHash: z.optional(nullableText),
-      }),
-    ),
-    refund: z.object({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() }),
-    purchaserContact: z.nullable(
-      z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.optional(z.string()) }),
-    ),
-    version: z.number(),
-    bookingFee: z.optional(z.number()),
-    discount: z.optional(z.number()),
-    feeTax: z.optional(z.number()),
-    creation: z.optional(TicketCreationItem),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      eventId: z.number(),
+      typeId: z.number(),
+      orderId: nullableInt,
+      customerId: nullableInt,
+      waveTimeId: nullableInt,
+      teamId: nullableInt,
+      barcode: z.string(),
+      bibNumber: nullableText,
+      chipNumber: nullableText,
+      externalMembershipId: nullableText,
+      processState: z.literal(PROCESS_STATES),
+      transferState: z.enum(TRANSFER_STATES),
+      upgradeState: z.enum(UPGRADE_STATES),
+      withdrawnState: z.enum(WITHDRAWN_STATES),
+      deleted: z.literal([0, 1]),
+      price: z.number(),
+      taxAmount: z.number(),
+      gratuityAmount: z.number(),
+      paidUponCheckout: z.number(),
+      partyMember: z.string(),
+      partyMemberLastName: z.string(),
+      emailAddress: nullableText,
+      partyMemberBirthMonth: nullableInt,
+      partyMemberBirthDay: nullableInt,
+      partyMemberBirthYear: nullableInt,
+      partyMemberTitle: nullableText,
+      partyMemberCompany: nullableText,
+      attendeeQuestions: z.array(z.object(attendeeAnswerFields())),
+      profilePhoto: nullableText,
+      transferredFrom: nullableInt,
+      transferredTo: nullableInt,
+      purchasedDate: z.string(),
+      created: z.string(),
+      updated: z.string(),
+      accessEvents: z.array(z.number()),
+      checkIn: z.nullable(ScanItem),
+      accessScans: z.record(z.string(), ScanItem),
+      claim: z.nullable(
+        z.object({
+          isAClaim: z.boolean(),
+          isClaimed: z.boolean(),
+          state: z.enum(['open', 'claimed', 'cancelled']),
+          claimantEmail: nullableText,
+          claimantUserId: nullableText,
+          sentAt: nullableText,
+          claimedAt: nullableText,
+          claimedByCustomerId: nullableInt,
+          // Beyond the answer's claim: the live token's hash (tickets/domain/claim.ts StoredClaim).
+          tokenHash: z.optional(nullableText),
+        }),
+      ),
+      refund: z.object({ status: z.enum(['none', 'requested', 'refunded']), amount: z.number() }),
+      purchaserContact: z.nullable(
+        z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.optional(z.string()) }),
+      ),
+      version: z.number(),
+      bookingFee: z.optional(z.number()),
+      discount: z.optional(z.number()),
+      feeTax: z.optional(z.number()),
+      creation: z.optional(TicketCreationItem),
+    }),
+  ),
 );
 
 export const ticketItem = (record: TicketRecord) => ({

@@ -8,18 +8,20 @@ import type { AttendeeAnswer } from './ticket.ts';
  * order the event asks its questions. A question since removed from the event keeps its
  * answer, with `question: null`.
  */
-export const AnswerRecord = z.strictObject({
-  questionId: z.int(),
-  question: z.nullable(z.string()),
-  required: z.boolean(),
-  answerId: z.nullable(z.int()),
-  /** The chosen option's text, or the free-text answer. */
-  answer: z.nullable(z.string()),
-  answerText: z.nullable(z.string()),
-  displayText: z.nullable(z.string()),
-  dynamicQuantity: z.nullable(z.int()),
-  sku: z.nullable(z.string()),
-});
+export const AnswerRecord = z.lazy(() =>
+  z.strictObject({
+    questionId: z.int(),
+    question: z.nullable(z.string()),
+    required: z.boolean(),
+    answerId: z.nullable(z.int()),
+    /** The chosen option's text, or the free-text answer. */
+    answer: z.nullable(z.string()),
+    answerText: z.nullable(z.string()),
+    displayText: z.nullable(z.string()),
+    dynamicQuantity: z.nullable(z.int()),
+    sku: z.nullable(z.string()),
+  }),
+);
 export type AnswerRecord = z.infer<typeof AnswerRecord>;
 
 export function answerRecords(

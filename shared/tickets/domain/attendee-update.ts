@@ -10,14 +10,16 @@ export const nullable = <T extends z.ZodMiniType>(schema: T) => z.nullable(schem
 export const between = (min: number, max: number) =>
   z.int().check(z.minimum(min, `must be at least ${min}`), z.maximum(max, `must be at most ${max}`));
 
-export const AttendeeAnswer = z.strictObject({
-  questionId: positiveId,
-  answerId: z.optional(positiveId),
-  answerText: z.optional(text(1000)),
-  dynamicQuantity: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
-  displayText: z.optional(text(200)),
-  sku: z.optional(text(100)),
-});
+export const AttendeeAnswer = z.lazy(() =>
+  z.strictObject({
+    questionId: positiveId,
+    answerId: z.optional(positiveId),
+    answerText: z.optional(text(1000)),
+    dynamicQuantity: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+    displayText: z.optional(text(200)),
+    sku: z.optional(text(100)),
+  }),
+);
 
 export const attendeeFields = {
   partyMember: z.optional(text(200)),
@@ -35,13 +37,15 @@ export const attendeeFields = {
 };
 
 /** The attendee fields a transfer may set on the new ticket (or update in place). */
-export const AttendeeUpdate = z.strictObject(attendeeFields);
+export const AttendeeUpdate = z.lazy(() => z.strictObject(attendeeFields));
 export type AttendeeUpdate = z.output<typeof AttendeeUpdate>;
 
 /** `POST /tickets/{id}/transfer`: to another type, event, or attendee. */
-export const TransferBody = z.strictObject({
-  eventId: z.optional(positiveId),
-  typeId: z.optional(positiveId),
-  attendee: z.optional(AttendeeUpdate),
-});
+export const TransferBody = z.lazy(() =>
+  z.strictObject({
+    eventId: z.optional(positiveId),
+    typeId: z.optional(positiveId),
+    attendee: z.optional(AttendeeUpdate),
+  }),
+);
 export type TransferRequest = z.output<typeof TransferBody>;

@@ -13,63 +13,68 @@ const ordered = (from: string | undefined, to: string | undefined) =>
  * the read (and the 400 when none does) is the list engine's choice (shared/lists/older-ticket-list.ts); here: each
  * value's form.
  */
-export const OlderTicketListQuery = z
-  .strictObject({
-    orderId: positive('orderId'),
-    eventId: positive('eventId'),
-    typeId: positive('typeId'),
-    customerId: positive('customerId'),
-    barcode: z.optional(
-      z
-        .string()
-        .check(z.minLength(1, 'barcode must not be empty'), z.maxLength(100, 'barcode must be at most 100 characters')),
-    ),
-    search: z.optional(
-      z
-        .string()
-        .check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters')),
-    ),
-    purchasedFrom: z.optional(instant('purchasedFrom', 'from')),
-    purchasedTo: z.optional(instant('purchasedTo', 'to')),
-    updatedFrom: z.optional(instant('updatedFrom', 'from')),
-    updatedTo: z.optional(instant('updatedTo', 'to')),
-    _include: z._default(
-      z.pipe(
-        z.pipe(
-          // At most as long as every value listed once.
-          z
-            .string()
-            .check(
-              z.maxLength(
-                OLDER_TICKET_INCLUDES.join(', ').length,
-                `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`,
-              ),
-            ),
-          z.transform((value) => [
-            ...new Set(
-              value
-                .split(',')
-                .map((part) => part.trim())
-                .filter(Boolean),
-            ),
-          ]),
-        ),
-        z.array(z.enum(OLDER_TICKET_INCLUDES, `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`)),
+export const OlderTicketListQuery = z.lazy(() =>
+  z
+    .strictObject({
+      orderId: positive('orderId'),
+      eventId: positive('eventId'),
+      typeId: positive('typeId'),
+      customerId: positive('customerId'),
+      barcode: z.optional(
+        z
+          .string()
+          .check(
+            z.minLength(1, 'barcode must not be empty'),
+            z.maxLength(100, 'barcode must be at most 100 characters'),
+          ),
       ),
-      [],
+      search: z.optional(
+        z
+          .string()
+          .check(z.minLength(1, 'search must not be empty'), z.maxLength(100, 'search must be at most 100 characters')),
+      ),
+      purchasedFrom: z.optional(instant('purchasedFrom', 'from')),
+      purchasedTo: z.optional(instant('purchasedTo', 'to')),
+      updatedFrom: z.optional(instant('updatedFrom', 'from')),
+      updatedTo: z.optional(instant('updatedTo', 'to')),
+      _include: z._default(
+        z.pipe(
+          z.pipe(
+            // At most as long as every value listed once.
+            z
+              .string()
+              .check(
+                z.maxLength(
+                  OLDER_TICKET_INCLUDES.join(', ').length,
+                  `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`,
+                ),
+              ),
+            z.transform((value) => [
+              ...new Set(
+                value
+                  .split(',')
+                  .map((part) => part.trim())
+                  .filter(Boolean),
+              ),
+            ]),
+          ),
+          z.array(z.enum(OLDER_TICKET_INCLUDES, `_include must list values among ${OLDER_TICKET_INCLUDES.join(', ')}`)),
+        ),
+        [],
+      ),
+      ...ticketPagingQuery,
+    })
+    .check(
+      z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), {
+        message: 'purchasedTo must not be before purchasedFrom',
+        path: ['purchasedTo'],
+      }),
+      z.refine((query) => ordered(query.updatedFrom, query.updatedTo), {
+        message: 'updatedTo must not be before updatedFrom',
+        path: ['updatedTo'],
+      }),
     ),
-    ...ticketPagingQuery,
-  })
-  .check(
-    z.refine((query) => ordered(query.purchasedFrom, query.purchasedTo), {
-      message: 'purchasedTo must not be before purchasedFrom',
-      path: ['purchasedTo'],
-    }),
-    z.refine((query) => ordered(query.updatedFrom, query.updatedTo), {
-      message: 'updatedTo must not be before updatedFrom',
-      path: ['updatedTo'],
-    }),
-  );
+);
 export type OlderTicketListQuery = z.output<typeof OlderTicketListQuery>;
 
 /** The list's filters alone: what the list engine pages by. */

@@ -34,7 +34,7 @@ export const WITHDRAWN_STATES = ['none', 'withdrawn'] as const;
 export type WithdrawnState = (typeof WITHDRAWN_STATES)[number];
 
 /** Attendee answer object (spec), as stored and answered (the request's bounds: contract/tickets.ts `AttendeeAnswer`). */
-export const AttendeeAnswerResource = z.strictObject({
+export const attendeeAnswerFields = () => ({
   questionId: z.int(),
   answerId: z.optional(z.int()),
   answerText: z.optional(z.string()),
@@ -42,6 +42,7 @@ export const AttendeeAnswerResource = z.strictObject({
   displayText: z.optional(z.string()),
   sku: z.optional(z.string()),
 });
+export const AttendeeAnswerResource = z.lazy(() => z.strictObject(attendeeAnswerFields()));
 export type AttendeeAnswer = z.output<typeof AttendeeAnswerResource>;
 
 /** A ticket's five state fields: the ones its state machine (ticket-states.ts) moves. */

@@ -53,32 +53,34 @@ const stateOf = <const T extends readonly string[]>(name: string, values: T, mea
   z.enum(values).check(z.describe(codes(name, meanings)));
 
 const text = z.string();
-const nullableText = z.nullable(z.string());
-const nullableInt = z.nullable(z.int());
+const nullableText = z.lazy(() => z.nullable(z.string()));
+const nullableInt = z.lazy(() => z.nullable(z.int()));
 /** ISO-8601 UTC date-time. */
 const timestamp = z.iso.datetime();
 
 export { TICKET_ACTIONS, type TicketAction } from './ticket-codes.ts';
 
-const stateValue = z.union([z.string(), z.number()]);
+const stateValue = z.lazy(() => z.union([z.string(), z.number()]));
 
 /** One entry of `_include=history` (shared/tickets/domain/ticket-history.ts): the change that produced `version`. */
-export const TicketHistoryEntryResource = z.strictObject({
-  version: z.int(),
-  at: timestamp,
-  actor: text.check(z.describe('`admin <id>`, `customer <id>` or `system`.')),
-  eventScope: z.optional(
-    z
-      .array(z.int())
-      .check(z.describe('The events the administrator was limited to; absent for an administrator of every event.')),
-  ),
-  action: z.enum(TICKET_ACTIONS),
-  states: z
-    .partialRecord(z.enum(STATE_FIELDS), z.strictObject({ from: stateValue, to: stateValue }))
-    .check(z.describe('Each state field that changed, from → to.')),
-  fields: z.array(text).check(z.describe('The other fields that changed, by name.')),
-  relatedTicketId: z.optional(z.int()),
-});
+export const TicketHistoryEntryResource = z.lazy(() =>
+  z.strictObject({
+    version: z.int(),
+    at: timestamp,
+    actor: text.check(z.describe('`admin <id>`, `customer <id>` or `system`.')),
+    eventScope: z.optional(
+      z
+        .array(z.int())
+        .check(z.describe('The events the administrator was limited to; absent for an administrator of every event.')),
+    ),
+    action: z.enum(TICKET_ACTIONS),
+    states: z
+      .partialRecord(z.enum(STATE_FIELDS), z.strictObject({ from: stateValue, to: stateValue }))
+      .check(z.describe('Each state field that changed, from → to.')),
+    fields: z.array(text).check(z.describe('The other fields that changed, by name.')),
+    relatedTicketId: z.optional(z.int()),
+  }),
+);
 export type TicketHistoryEntry = z.output<typeof TicketHistoryEntryResource>;
 /**
  * What a creation's entry says beyond what every creation's entry says alike (version 1, no state moved, no field

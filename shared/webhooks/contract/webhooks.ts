@@ -19,16 +19,20 @@ export {
 } from '../domain/webhooks.ts';
 
 /** A delivery's path: its webhook and its id. */
-export const PathDelivery = z.strictObject({
-  id: wholeNumber('id', { positive: true }),
-  deliveryId: DeliveryId,
-});
+export const PathDelivery = z.lazy(() =>
+  z.strictObject({
+    id: wholeNumber('id', { positive: true }),
+    deliveryId: DeliveryId,
+  }),
+);
 
 /** The deliveries' page: newest first, walked by `_cursor` (the previous page's `next`). */
-export const DeliveriesQuery = z.strictObject({
-  _limit: pagingQuery._limit,
-  _cursor: z.optional(DeliveryId),
-});
+export const DeliveriesQuery = z.lazy(() =>
+  z.strictObject({
+    _limit: pagingQuery._limit,
+    _cursor: z.optional(DeliveryId),
+  }),
+);
 
 export const DeliveriesAnswer = <T extends z.ZodMiniType>(item: T) =>
   z.strictObject({

@@ -21,56 +21,62 @@ import { parseItem, storedSchema } from '../../data/stored-items.ts';
 export type StoredDelivery = Delivery & { windowStart: string; claimedUntil?: string };
 
 const SigningSecretItem = storedSchema<SigningSecret>()(
-  z.object({
-    // A plain string is one stored before secrets were encrypted (migration 7 seals it).
-    secret: z.union([
-      z.string(),
-      z.object({ enc: z.literal('v1'), kid: z.string(), iv: z.string(), tag: z.string(), data: z.string() }),
-    ]),
-    expiresAt: z.optional(z.string()),
-  }),
+  z.lazy(() =>
+    z.object({
+      // A plain string is one stored before secrets were encrypted (migration 7 seals it).
+      secret: z.union([
+        z.string(),
+        z.object({ enc: z.literal('v1'), kid: z.string(), iv: z.string(), tag: z.string(), data: z.string() }),
+      ]),
+      expiresAt: z.optional(z.string()),
+    }),
+  ),
 );
 
 const WebhookItem = storedSchema<Webhook>()(
-  z.object({
-    id: z.number(),
-    url: z.string(),
-    events: z.array(z.enum(SUBSCRIBABLE_TYPE_NAMES)),
-    eventIds: z.nullable(z.array(z.number())),
-    enabled: z.boolean(),
-    description: z.string(),
-    createdBy: z.number(),
-    actsFor: z.optional(z.number()),
-    disabledReason: z.nullable(z.string()),
-    failingSince: z.nullable(z.string()),
-    secrets: z.array(SigningSecretItem),
-    created: z.string(),
-    updated: z.string(),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      url: z.string(),
+      events: z.array(z.enum(SUBSCRIBABLE_TYPE_NAMES)),
+      eventIds: z.nullable(z.array(z.number())),
+      enabled: z.boolean(),
+      description: z.string(),
+      createdBy: z.number(),
+      actsFor: z.optional(z.number()),
+      disabledReason: z.nullable(z.string()),
+      failingSince: z.nullable(z.string()),
+      secrets: z.array(SigningSecretItem),
+      created: z.string(),
+      updated: z.string(),
+    }),
+  ),
 );
 
 // Its TTL (`expiresAt`) is the table's, not the delivery's: parsing leaves it out with the keys.
 const DeliveryItem = storedSchema<StoredDelivery>()(
-  z.object({
-    webhookId: z.number(),
-    id: z.string(),
-    messageId: z.string(),
-    type: z.enum([...SUBSCRIBABLE_TYPE_NAMES, PING_TYPE]),
-    ticketId: z.nullable(z.number()),
-    eventIds: z.array(z.number()),
-    body: z.string(),
-    url: z.optional(z.string()),
-    actsFor: z.optional(z.number()),
-    status: z.enum(DELIVERY_STATUSES),
-    attempts: z.number(),
-    lastStatus: z.nullable(z.number()),
-    lastError: z.nullable(z.string()),
-    created: z.string(),
-    lastAttemptAt: z.nullable(z.string()),
-    nextAttemptAt: z.nullable(z.string()),
-    windowStart: z.string(),
-    claimedUntil: z.optional(z.string()),
-  }),
+  z.lazy(() =>
+    z.object({
+      webhookId: z.number(),
+      id: z.string(),
+      messageId: z.string(),
+      type: z.enum([...SUBSCRIBABLE_TYPE_NAMES, PING_TYPE]),
+      ticketId: z.nullable(z.number()),
+      eventIds: z.array(z.number()),
+      body: z.string(),
+      url: z.optional(z.string()),
+      actsFor: z.optional(z.number()),
+      status: z.enum(DELIVERY_STATUSES),
+      attempts: z.number(),
+      lastStatus: z.nullable(z.number()),
+      lastError: z.nullable(z.string()),
+      created: z.string(),
+      lastAttemptAt: z.nullable(z.string()),
+      nextAttemptAt: z.nullable(z.string()),
+      windowStart: z.string(),
+      claimedUntil: z.optional(z.string()),
+    }),
+  ),
 );
 
 export const webhookFromItem = (item: Record<string, unknown>): Webhook => parseItem(WebhookItem, item, 'webhook');

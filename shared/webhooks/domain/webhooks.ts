@@ -170,36 +170,44 @@ export const messageIdOf = (webhookId: number, deliveryId: string) => `msg_${web
 
 // The contract of the /webhooks routes.
 
-const WebhookUrl = z.string().check(z.minLength(1), z.maxLength(2048));
-const Description = z.string().check(z.maxLength(500));
-const EventTypes = z
-  .array(z.enum(SUBSCRIBABLE_TYPE_NAMES))
-  .check(z.minLength(1, 'events must name at least one event type'), z.maxLength(SUBSCRIBABLE_TYPE_NAMES.length));
-const EventIds = z.nullable(
+const WebhookUrl = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(2048)));
+const Description = z.lazy(() => z.string().check(z.maxLength(500)));
+const EventTypes = z.lazy(() =>
   z
-    .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
-    .check(
-      z.minLength(1, 'eventIds must name at least one event, or be null for all'),
-      z.maxLength(MAX_WEBHOOK_EVENT_IDS),
-    ),
+    .array(z.enum(SUBSCRIBABLE_TYPE_NAMES))
+    .check(z.minLength(1, 'events must name at least one event type'), z.maxLength(SUBSCRIBABLE_TYPE_NAMES.length)),
+);
+const EventIds = z.lazy(() =>
+  z.nullable(
+    z
+      .array(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)))
+      .check(
+        z.minLength(1, 'eventIds must name at least one event, or be null for all'),
+        z.maxLength(MAX_WEBHOOK_EVENT_IDS),
+      ),
+  ),
 );
 
-export const NewWebhook = z.strictObject({
-  url: WebhookUrl,
-  events: EventTypes,
-  eventIds: z.optional(EventIds),
-  enabled: z.optional(z.boolean()),
-  description: z.optional(Description),
-});
+export const NewWebhook = z.lazy(() =>
+  z.strictObject({
+    url: WebhookUrl,
+    events: EventTypes,
+    eventIds: z.optional(EventIds),
+    enabled: z.optional(z.boolean()),
+    description: z.optional(Description),
+  }),
+);
 export type NewWebhook = z.infer<typeof NewWebhook>;
 
-export const WebhookPatch = z.strictObject({
-  url: z.optional(WebhookUrl),
-  events: z.optional(EventTypes),
-  eventIds: z.optional(EventIds),
-  enabled: z.optional(z.boolean()),
-  description: z.optional(Description),
-});
+export const WebhookPatch = z.lazy(() =>
+  z.strictObject({
+    url: z.optional(WebhookUrl),
+    events: z.optional(EventTypes),
+    eventIds: z.optional(EventIds),
+    enabled: z.optional(z.boolean()),
+    description: z.optional(Description),
+  }),
+);
 export type WebhookPatch = z.infer<typeof WebhookPatch>;
 
 export const WebhookResource = z.object({
@@ -224,48 +232,52 @@ export const WebhookResource = z.object({
 export type WebhookResource = z.infer<typeof WebhookResource>;
 
 /** Creation and rotation answer the subscription with its new secret, shown this once. */
-export const WebhookWithSecret = z.extend(WebhookResource, { secret: z.string() });
+export const WebhookWithSecret = z.lazy(() => z.extend(WebhookResource, { secret: z.string() }));
 /**
  * Creation's answer: with `secret`, except on a replay of the same `Idempotency-Key`
  * (`Idempotent-Replayed: true`), which never has it: the idempotency store keeps no secret.
  */
-export const CreatedWebhook = z.extend(WebhookResource, {
-  secret: z.optional(
-    z
-      .string()
-      .check(
-        z.describe(
-          'The signing secret, shown this once; absent on a replayed answer (`Idempotent-Replayed: true`): rotate the secret if the first answer was lost.',
+export const CreatedWebhook = z.lazy(() =>
+  z.extend(WebhookResource, {
+    secret: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'The signing secret, shown this once; absent on a replayed answer (`Idempotent-Replayed: true`): rotate the secret if the first answer was lost.',
+          ),
         ),
-      ),
-  ),
-});
+    ),
+  }),
+);
 
 export const toWebhookResource = ({ secrets, actsFor, ...webhook }: Webhook): WebhookResource => ({
   ...webhook,
   actsFor: actingFor({ actsFor, createdBy: webhook.createdBy }),
 });
 
-export const DeliveryResource = z.object({
-  /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, `<epoch ms:13>-event-<event id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
-  id: z.string(),
-  webhookId: z.int(),
-  /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
-  messageId: z.string(),
-  type: z.string(),
-  /** null for an event change's message and a ping. */
-  ticketId: z.nullable(z.int()),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z.int(),
-  /** The receiver's last HTTP status; null before an answer. */
-  lastStatus: z.nullable(z.int()),
-  /** Why the last attempt failed or the delivery was cancelled; null when it did not. */
-  lastError: z.nullable(z.string()),
-  created: z.string(),
-  lastAttemptAt: z.nullable(z.string()),
-  /** When the dispatcher tries again (pending only). */
-  nextAttemptAt: z.nullable(z.string()),
-});
+export const DeliveryResource = z.lazy(() =>
+  z.object({
+    /** Sorts by creation: `<epoch ms:13>-<ticket id>-<version>`, `<epoch ms:13>-event-<event id>-<version>`, or `<epoch ms:13>-ping-<hex>`. */
+    id: z.string(),
+    webhookId: z.int(),
+    /** The `webhook-id` header: the same on every attempt, so a receiver can drop a repeat. */
+    messageId: z.string(),
+    type: z.string(),
+    /** null for an event change's message and a ping. */
+    ticketId: z.nullable(z.int()),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int(),
+    /** The receiver's last HTTP status; null before an answer. */
+    lastStatus: z.nullable(z.int()),
+    /** Why the last attempt failed or the delivery was cancelled; null when it did not. */
+    lastError: z.nullable(z.string()),
+    created: z.string(),
+    lastAttemptAt: z.nullable(z.string()),
+    /** When the dispatcher tries again (pending only). */
+    nextAttemptAt: z.nullable(z.string()),
+  }),
+);
 export type DeliveryResource = z.infer<typeof DeliveryResource>;
 
 export const toDeliveryResource = (delivery: Delivery): DeliveryResource => ({

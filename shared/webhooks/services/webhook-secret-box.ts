@@ -19,9 +19,9 @@ import { readSecretString } from '../../services/secrets.ts';
  * The subscription's id is the additional authenticated data: a ciphertext copied onto
  * another subscription does not open.
  */
-const Settings = z.object({ SEALING_KEY_SECRET: z.string().check(z.minLength(1)) });
+const Settings = z.lazy(() => z.object({ SEALING_KEY_SECRET: z.string().check(z.minLength(1)) }));
 
-const Stored = z.record(z.string(), z.string().check(z.minLength(32)));
+const Stored = z.lazy(() => z.record(z.string(), z.string().check(z.minLength(32))));
 
 interface Keys {
   current: string;
