@@ -6,7 +6,7 @@
  *
  * A module's composite schemas are declared `z.lazy(() => …)`: built on their first parse, not when the module loads.
  * A contract or entity module holds several routes' schemas, and a route's bundle holds the whole module, so built at
- * load every cold start paid for all of them (a route built 2,000 zod schemas at the median, ~5 ms; lazy: ~600, the
+ * load every cold start would pay for all of them (2,000 zod schemas at the median, about 5 ms; lazy, about 600: the
  * ones it reads). The answers, errors and OpenAPI document are the same. A schema another one reads as a shape
  * (`X.shape`, `z.extend(X, …)`) stays eager. test/unit/lazy-schemas.test.ts holds the rule, and
  * test/infra/cold-start-schemas.test.ts what a few routes build at their cold start.

@@ -73,8 +73,8 @@ export interface TicketRecord extends Omit<Ticket, 'ticketClaim' | 'ticketRefund
   discount?: number;
   feeTax?: number;
   /**
-   * The history's entry 1, kept on the record by its creation's write (ticket-history.ts); absent on a record created
-   * before the record kept it, whose entry 1 is an item of its own like every later entry.
+   * The history's entry 1, kept on the record by its creation's write (ticket-history.ts). Absent, the record's entry 1
+   * is an item of its own, read like every later entry (data/ticket-history.ts `firstStored`).
    */
   creation?: TicketCreation;
   /** Optimistic-lock counter: every write is conditional on it. */
