@@ -52,22 +52,20 @@ export const bodyId = (name: string) => {
 
 /** `_limit` and `_offset` query parameters (each `z.lazy`: shared/schema.ts says why). */
 export const pagingQuery = {
-  _limit: z.lazy(() =>
-    z._default(
-      z.pipe(
-        wholeNumber('_limit'),
-        z
-          .number()
-          .check(
-            z.minimum(1, '_limit must be at least 1'),
-            z.maximum(MAX_LIMIT, `_limit must be at most ${MAX_LIMIT}`),
-          ),
-      ),
-      DEFAULT_LIMIT,
-    ),
-  ),
+  _limit: z.lazy(() => limitUpTo(MAX_LIMIT, DEFAULT_LIMIT)),
   _offset: z.lazy(() => offsetUpTo(MAX_OFFSET)),
 };
+
+/** A `_limit` from 1 to `max`, `byDefault` when absent. */
+export function limitUpTo(max: number, byDefault: number) {
+  return z._default(
+    z.pipe(
+      wholeNumber('_limit'),
+      z.number().check(z.minimum(1, '_limit must be at least 1'), z.maximum(max, `_limit must be at most ${max}`)),
+    ),
+    byDefault,
+  );
+}
 
 /** `GET /tickets` and `GET /ticket`: `_offset` up to any list's end, or `_cursor`: the `next` of the previous page (the OpenAPI description of GET /tickets). */
 export const ticketPagingQuery = {

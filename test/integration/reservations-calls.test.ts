@@ -79,6 +79,17 @@ async function signedInCustomer() {
   return customerId;
 }
 
+/** The event unpublished as another container's PATCH would write it: this container's sale copy is not told. */
+const unpublishedBehindTheCopy = (eventId: number) =>
+  db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.event(eventId),
+      UpdateExpression: 'SET published = :no',
+      ExpressionAttributeValues: { ':no': false },
+    }),
+  );
+
 describe('the calls of a hold', () => {
   it("sends 5 calls, one after another, to hold from a type of 64 stock items, once the event is in the container's copy", async () => {
     const event = await stadium();
@@ -179,14 +190,7 @@ describe('the calls of a hold', () => {
 
   it("never answers a draft's type from memory: its access is checked after the window, so a customer without an order is told the event does not exist", async () => {
     const event = await seedEvent({ published: true, ticketTypes: [{ name: 'Stand', price: 30, total: 2 }] });
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.event(event.id),
-        UpdateExpression: 'SET published = :no',
-        ExpressionAttributeValues: { ':no': false },
-      }),
-    );
+    await unpublishedBehindTheCopy(event.id);
     const network = anyNetwork();
     const customerId = await signedInCustomer();
     // Read afresh (a draft's copy is never trusted) and kept, unpublished: the customer holds no order of it.
@@ -216,15 +220,7 @@ describe('the calls of a hold', () => {
   it("stops selling an event unpublished by another container within the copy's seconds", async () => {
     const event = await stadium();
     expect((await hold(event)).status).toBe(201);
-    // Written as another container's PATCH would be: this container's copy is not told.
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.event(event.id),
-        UpdateExpression: 'SET published = :no',
-        ExpressionAttributeValues: { ':no': false },
-      }),
-    );
+    await unpublishedBehindTheCopy(event.id);
     // Within the seconds the copy still sells; the stock's own condition still guards every place.
     expect((await hold(event)).status).toBe(201);
     advanceClock(SALE_CACHE_SECONDS * 1000);

@@ -7,7 +7,7 @@ import {
   ScanResultResource,
 } from '../domain/gate.ts';
 import { positiveId } from '../../domain/ids.ts';
-import { wholeNumber } from '../../request-fields.ts';
+import { limitUpTo } from '../../request-fields.ts';
 import * as z from '../../schema.ts';
 
 /** The request and answer schemas of the gate's routes (README "The gate offline"). */
@@ -31,18 +31,7 @@ export const ScanUploadBody = z.lazy(() =>
 export const GateListQuery = z.lazy(() =>
   z.strictObject({
     // A phone with little memory takes the list in smaller pages; the default is the whole 1,000.
-    _limit: z._default(
-      z.pipe(
-        wholeNumber('_limit'),
-        z
-          .number()
-          .check(
-            z.minimum(1, '_limit must be at least 1'),
-            z.maximum(GATE_LIST_PAGE, `_limit must be at most ${GATE_LIST_PAGE}`),
-          ),
-      ),
-      GATE_LIST_PAGE,
-    ),
+    _limit: limitUpTo(GATE_LIST_PAGE, GATE_LIST_PAGE),
     changedSince: z.optional(
       z.iso.datetime({ message: 'must be a watermark a previous answer gave' }).check(z.maxLength(40)),
     ),
