@@ -10,7 +10,7 @@ import { isTotal, positionKey, positionPlaces, type PositionedTicket } from './l
  * ticket adds there (space-joined; GONE once it left), and a move is one plain UpdateItem per item, conditional on
  * the marks it expects, that sets the marks and moves the counters together. A record read twice, late or replayed
  * finds its marks already set and writes nothing; a mark that holds something else is read and moved from (another
- * run moved the ticket meanwhile). An item written before marks existed (or by a bulk load, which counts without
+ * run moved the ticket meanwhile). An item without marks (a bulk load counts without
  * them) counts a ticket as its list entries say: the expected place when there is no mark.
  *
  * A mark is the ticket's id and a few counter names, about 20 bytes: a block's shard counts about 16 tickets (200 ids

@@ -37,7 +37,7 @@ import { grantedEvents } from './ticket-list-entries.ts';
  * the whole list.
  *
  * And the list filters' counts, one top-level number attribute each (no parent map, so
- * shards written before them need no migration: `if_not_exists` starts them at 0):
+ * a shard without one needs nothing first: `if_not_exists` starts it at 0):
  * `n#team#<teamKey>#<state>`, `n#type#<typeId>#<state>` and `n#tt#<teamKey>#<typeId>#<state>`
  * (team and type together) and `n#wave#<waveTimeId>#<state>` (tickets with a wave: what keeps a
  * wave in use from being deleted, part-usage.ts) in the ticket's own event,

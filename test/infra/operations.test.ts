@@ -267,22 +267,32 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     );
   });
 
-  it('page on each disputed payment and each refund that failed later, from the business metrics', () => {
-    for (const [suffix, metricName] of [
-      ['payment-disputed', METRIC.paymentDisputed],
-      ['refund-failed', METRIC.refundFailed],
-    ] as const) {
-      const alarm = alarmNamed(stage, suffix);
-      expect(metricsOf(alarm)).toEqual([
-        {
-          namespace: METRICS_NAMESPACE,
-          metricName,
-          dimensions: { service: 'ticketing-api', stage },
-          stat: 'Sum',
-        },
-      ]);
-      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-    }
+  it.each([
+    ['payment-disputed', METRIC.paymentDisputed, 'each disputed payment'],
+    ['refund-failed', METRIC.refundFailed, 'each refund that failed later'],
+    [
+      'payment-unmatched',
+      METRIC.paymentUnmatched,
+      'any Stripe payment that paid no order (the service refunded it: another intent, amount or currency)',
+    ],
+    [
+      'invoice-still-due',
+      METRIC.invoiceStillDue,
+      "any paid order's invoice the every-minute job failed to number again (it stays due)",
+    ],
+  ] as const)('page on %s (the business metric %s): %s, at its first', (suffix, metricName, _what) => {
+    const alarm = alarmNamed(stage, suffix);
+    expect(onlyMetric(alarm)).toEqual({
+      namespace: METRICS_NAMESPACE,
+      metricName,
+      dimensions: { service: 'ticketing-api', stage },
+      stat: 'Sum',
+    });
+    expect(alarm).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
   });
 
   it("watch the account's SES bounce and complaint rates before SES reviews the account", () => {
@@ -302,36 +312,6 @@ describe.each(STAGE_NAMES)('alarms of %s', (stage) => {
     });
     expect(bounce.Threshold).toBeLessThan(0.05);
     expect(complaint.Threshold).toBeLessThan(0.001);
-  });
-
-  it('page on any Stripe payment that paid no order (the service refunded it: another intent, amount or currency)', () => {
-    const unmatched = alarmNamed(stage, 'payment-unmatched');
-    expect(onlyMetric(unmatched)).toEqual({
-      namespace: METRICS_NAMESPACE,
-      metricName: METRIC.paymentUnmatched,
-      dimensions: { service: 'ticketing-api', stage },
-      stat: 'Sum',
-    });
-    expect(unmatched).toMatchObject({
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-    });
-  });
-
-  it("page on any paid order's invoice the every-minute job failed to number again (it stays due)", () => {
-    const stillDue = alarmNamed(stage, 'invoice-still-due');
-    expect(onlyMetric(stillDue)).toEqual({
-      namespace: METRICS_NAMESPACE,
-      metricName: METRIC.invoiceStillDue,
-      dimensions: { service: 'ticketing-api', stage },
-      stat: 'Sum',
-    });
-    expect(stillDue).toMatchObject({
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-    });
   });
 
   it('each say what to do first and link the dashboard, in the notification itself', () => {

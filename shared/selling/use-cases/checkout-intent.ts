@@ -27,8 +27,8 @@ export function createCheckoutPaymentIntent(order: Order): Promise<{ id: string;
 }
 
 /**
- * A checkout order's PaymentIntent and its client secret: the one its creation stored. An order written before its
- * intent was created with it (none stored) gets it now, stored once (the first of two racing calls decides).
+ * A checkout order's PaymentIntent and its client secret: the one its creation stored. An order stored without one
+ * gets it now, stored once (the first of two racing calls decides).
  */
 export async function checkoutPaymentIntent(order: Order): Promise<{ id: string; clientSecret: string }> {
   const stored = order.checkout!.paymentIntentId;
