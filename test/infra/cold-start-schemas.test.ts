@@ -59,10 +59,10 @@ async function schemasBuiltAtLoad(handler: string): Promise<number> {
  */
 const CEILINGS: Record<string, number> = {
   'auth/me': 550,
-  'events/get': 780,
-  'events/question-create': 800,
+  'events/get': 700,
+  'events/question-create': 680,
   'tickets/check-in-stats': 800,
-  'my-account/reservation-create': 750,
+  'my-account/reservation-create': 680,
 };
 
 describe('the schemas a cold start builds', () => {

@@ -71,19 +71,24 @@ const EventItem = storedSchema<Event>()(
 );
 
 const TicketTypeItem = storedSchema<TicketType>()(
-  z.object({
-    id: z.number(),
-    eventId: z.number(),
-    name: z.string(),
-    price: z.number(),
-    description: z.string(),
-    ordering: z.number(),
-    total: z.number(),
-    grants: z.array(z.number()),
-    stockShards: z.number(),
-    tax: z.optional(z.nullable(TaxRuleItem)),
-  }),
+  z.lazy(() =>
+    z.object({
+      id: z.number(),
+      eventId: z.number(),
+      name: z.string(),
+      price: z.number(),
+      description: z.string(),
+      ordering: z.number(),
+      total: z.number(),
+      grants: z.array(z.number()),
+      stockShards: z.number(),
+      tax: z.optional(z.nullable(TaxRuleItem)),
+    }),
+  ),
 );
+
+/** A ticket type as stock.ts reads it, projected to its `id` and `stockShards`. */
+const TypeShardsItem = z.lazy(() => z.object({ id: z.number(), stockShards: z.number() }));
 
 const TeamItem = storedSchema<Team>()(
   z.lazy(() => z.object({ id: z.number(), eventId: z.number(), name: z.string() })),
@@ -101,7 +106,7 @@ export const ticketTypeFromItem = (item: Record<string, unknown>): TicketType =>
   parseItem(TicketTypeItem, item, 'ticket type');
 /** A ticket type read with a projection of its `id` and `stockShards` (stock.ts). */
 export const typeShardsFromItem = (item: Record<string, unknown>): Pick<TicketType, 'id' | 'stockShards'> =>
-  parseItem(z.pick(TicketTypeItem, { id: true, stockShards: true }), item, 'ticket type');
+  parseItem(TypeShardsItem, item, 'ticket type');
 export const teamFromItem = (item: Record<string, unknown>): Team => parseItem(TeamItem, item, 'team');
 export const waveTimeFromItem = (item: Record<string, unknown>): WaveTime => parseItem(WaveTimeItem, item, 'wave time');
 

@@ -67,8 +67,8 @@ function newEventBody(limits: EventLimits) {
     timezone: timezone(),
     currency: currency(),
     ...optional(listing()),
-    ...optional(holdCapFields),
-    ...optional(pricingFields),
+    ...optional(holdCapFields()),
+    ...optional(pricingFields()),
     ticketTypes: z.optional(
       z
         .array(
@@ -140,8 +140,8 @@ function eventPatchBody() {
     ...optional(listing()),
     published: z.optional(z.boolean()),
     reservationMinutes: z.optional(reservationMinutes()),
-    ...optional(holdCapFields),
-    ...optional(pricingFields),
+    ...optional(holdCapFields()),
+    ...optional(pricingFields()),
     /** The version the client read: a later one is 409 `stale_version`. */
     version: z.optional(z.int().check(z.positive())),
   });

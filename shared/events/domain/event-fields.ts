@@ -86,7 +86,7 @@ export const reservationMinutes = () =>
     );
 
 /** The caps on what is held of an event at once (shared/selling/domain/reservation.ts `holdCaps`): a creation's or a patch's. */
-export const holdCapFields = {
+export const holdCapFields = () => ({
   maxHeldPerCustomer: z
     .int()
     .check(
@@ -99,16 +99,16 @@ export const holdCapFields = {
       z.minimum(1, 'must be at least 1'),
       z.maximum(MAX_HELD_PER_NETWORK, `must be at most ${MAX_HELD_PER_NETWORK}`),
     ),
-};
+});
 
 /**
  * What an event charges beside its types' prices: the buyer's booking fee, and the taxes on that fee and on shipping,
  * an event's settings (shared/README.md "Pricing"); null in a patch removes one.
  */
-export const pricingFields = {
+export const pricingFields = () => ({
   bookingFee: z.nullable(BookingFee),
   feeTax: z.nullable(TaxRule),
   shippingTax: z.nullable(TaxRule),
   /** Who sells, as the event's invoices name it (shared/README.md "Invoices"); null: the stage's seller. */
   seller: z.nullable(SellerFields),
-};
+});
