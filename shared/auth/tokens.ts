@@ -32,6 +32,8 @@ export interface AdminPrincipal {
   authTime: number;
   /** The account's session version when the token was issued (claim `sv`, absent = 0); see session-check.ts. */
   sessionVersion?: number;
+  /** Epoch seconds the token was issued (`iat`): session-check.ts trusts a young one without a read. */
+  issuedAt?: number;
   /** The events this administrator is limited to (claim `events`); absent = every event (identity/use-cases/event-scope.ts). */
   eventScope?: number[];
 }
@@ -42,6 +44,7 @@ export interface CustomerPrincipal {
   email: string;
   authTime: number;
   sessionVersion?: number;
+  issuedAt?: number;
 }
 
 export type Principal = AdminPrincipal | CustomerPrincipal;
@@ -106,9 +109,15 @@ export async function verifyToken(token: string, audience: Audience): Promise<Pr
 function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
   const id = Number(payload.sub);
   const authTime = payload.auth_time;
+  const issuedAt = payload.iat;
   // Tokens issued before session versions existed carry none: version 0, what every record starts at.
   const sessionVersion = payload.sv ?? 0;
-  if (!Number.isSafeInteger(id) || typeof authTime !== 'number' || !Number.isSafeInteger(sessionVersion)) {
+  if (
+    !Number.isSafeInteger(id) ||
+    typeof authTime !== 'number' ||
+    typeof issuedAt !== 'number' ||
+    !Number.isSafeInteger(sessionVersion)
+  ) {
     throw new Unauthenticated('The token is malformed.');
   }
   if (audience === 'customer') {
@@ -118,6 +127,7 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
       email: String(payload.email ?? ''),
       authTime,
       sessionVersion: sessionVersion as number,
+      issuedAt,
     };
   }
   const permissions = Array.isArray(payload.permissions) ? payload.permissions.filter(isPermission) : [];
@@ -134,6 +144,7 @@ function toPrincipal(payload: JWTPayload, audience: Audience): Principal {
     vendorUser: payload.vendor_user === true,
     authTime,
     sessionVersion: sessionVersion as number,
+    issuedAt,
     ...(events !== undefined ? { eventScope: events as number[] } : {}),
   };
 }

@@ -71,7 +71,7 @@ async function reservationIdsInHand() {
   expect(idsInHand('RESERVATION')).toBeGreaterThan(1);
 }
 
-/** A customer whose session this container has checked already (a hold's first call, every request's). */
+/** A customer whose session this container has checked already (else a token older than the window reads it first). */
 async function signedInCustomer() {
   const customerId = unusedCustomerId();
   const token = await customerToken(customerId);
@@ -143,6 +143,12 @@ describe('the calls of a hold', () => {
     // The event and its types from the container's copy, the type from the memo, the session checked already.
     expect(remembered).toEqual([]);
     expect(await windowAttempts(network)).toBe(counted);
+    // A buyer new to the container, with a token younger than the session check's window: no call either.
+    const newcomer = await commandsSent(async () => {
+      answer = await hold(event, unusedCustomerId(), network);
+    });
+    expect(answer!.body.reason).toBe('sold_out');
+    expect(newcomer).toEqual([]);
 
     advanceClock(SOLD_OUT_MEMO_MS);
     const afterMemo = await commandsSent(() => hold(event, customerId, network));

@@ -32,13 +32,15 @@ export async function issueSessionToken(principal: Principal): Promise<IssuedTok
         }
       : { email: principal.email };
   const { kid, key } = await currentSigningKey();
-  const expiresAt = epochSeconds() + TOKEN_TTL_SECONDS;
+  // One reading of the clock: `exp - iat` is the TTL exactly, even across a second's turn.
+  const issuedAt = epochSeconds();
+  const expiresAt = issuedAt + TOKEN_TTL_SECONDS;
   const token = await new SignJWT({ ...claims, auth_time: principal.authTime, sv: principal.sessionVersion ?? 0 })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid })
     .setIssuer(config().JWT_ISSUER)
     .setAudience(AUDIENCES[principal.kind])
     .setSubject(String(principal.id))
-    .setIssuedAt(epochSeconds())
+    .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAt)
     .sign(key);
   return { token, expiresAt };
