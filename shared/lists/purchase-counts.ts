@@ -20,8 +20,7 @@ import type { TicketRecord } from '../tickets/domain/ticket.ts';
 import { batchGet, db, tableName } from '../data/client.ts';
 import { countersUpdate } from '../data/counters.ts';
 import { keyCondition } from '../data/key-conditions.ts';
-import { INDEX_SHARDS, keys, shardsOf, type Key, type PurchaseHolder } from '../data/keys.ts';
-import type { Partition } from '../data/key-conditions.ts';
+import { INDEX_SHARDS, keys, type Key, type PurchaseHolder } from '../data/keys.ts';
 import { shardOf, STATS_SHARDS } from '../tickets/data/stats-shards.ts';
 import { eventPurchases, typePurchases } from './ticket-list-queries.ts';
 
@@ -50,12 +49,6 @@ export const purchaseCounters = (holder: PurchaseHolder, shard: number, bought: 
 ];
 
 const SHARDS = Array.from({ length: STATS_SHARDS }, (_, shard) => shard);
-
-/** A holder's live tickets in purchase order: the event's purchase list (its shards), or its type's. */
-const holderPurchases = ({ eventId, typeId }: PurchaseHolder) =>
-  typeId === undefined
-    ? shardsOf(INDEX_SHARDS.eventTickets).map((shard) => keys.eventPurchases(eventId, shard))
-    : [keys.typePurchases(typeId)];
 
 /** Accumulates the purchase-count moves of one transaction: one Update per touched month, hour and minute. */
 export class PurchaseDelta {
@@ -140,9 +133,23 @@ async function readPurchaseMinute(holder: PurchaseHolder, minute: string): Promi
 }
 
 /**
- * The holder's live tickets bought at or after `from` and before `before` (within one
- * second), counted from its purchase list; undefined when more than `atMost` (a second of
- * a bulk load), which is not read further.
+ * The holder's live tickets within the range in purchase order, as the served list reads them (its entries, then
+ * their tickets: one deleted meanwhile is left out), until `need`. An event's list is merged from its shards, where a
+ * second's tickets need not alternate: the walk may ask a shard again for what another did not hold, up to about one
+ * and a half times `need` (one partition, a type's: `need`).
+ */
+function livePurchases(holder: PurchaseHolder, range: { from?: string; to?: string }, need: number) {
+  const bounds = { need, budget: 2 * need + INDEX_SHARDS.eventTickets, accept: () => true };
+  return holder.typeId === undefined
+    ? eventPurchases(holder.eventId, range, bounds)
+    : typePurchases(holder.typeId, range, bounds);
+}
+
+/**
+ * The holder's live tickets bought at or after `from` and before `before` (within one second), read as the served
+ * list reads them, so a deleted ticket whose entry the stream's consumer has not yet taken out is not counted, as the
+ * counts no longer count it. Undefined when more than `atMost` (a second of a bulk load) or when lagging entries kept
+ * the read's budget from the range's end.
  */
 async function countWithin(
   holder: PurchaseHolder,
@@ -151,32 +158,8 @@ async function countWithin(
   atMost: number,
 ): Promise<number | undefined> {
   if (from >= before) return 0;
-  const counts = await Promise.all(holderPurchases(holder).map((list) => countIn(list, from, before, atMost)));
-  const count = counts.reduce((sum, n) => sum + n, 0);
-  return count > atMost ? undefined : count;
-}
-
-/** One partition's tickets bought within [from, before), counted up to `atMost` + 1. */
-async function countIn(partition: Partition, from: string, before: string, atMost: number): Promise<number> {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...keyCondition(partition, {
-          // Every id at `from`, none at `before`.
-          between: [keys.timeSortBound(from, 'first'), keys.timeSortBound(before, 'first')],
-        }),
-        Select: 'COUNT',
-        Limit: atMost + 1 - count,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && count <= atMost);
-  return count;
+  const read = await livePurchases(holder, { from, to: new Date(Date.parse(before) - 1).toISOString() }, atMost + 1);
+  return read.records.length > atMost || !read.complete ? undefined : read.records.length;
 }
 
 /** The tickets bought before `instant` (undefined: its second holds more than `atMost` before it). */
@@ -205,7 +188,7 @@ export interface PurchaseSpan {
  * The holder's live tickets bought within [from, to] (either open), exactly, and how many
  * were bought before `from`; undefined when an edge second holds more than `atMost` tickets before its bound. Reads: the month counts,
  * then per bound its day's hour counts, its minute's count and, when the bound is not a
- * second's start, its second's tickets before it (Select COUNT), all at once.
+ * second's start, its second's live tickets before it (read as the served list reads them), all at once.
  */
 export async function purchaseSpan(
   holder: PurchaseHolder,
@@ -246,12 +229,6 @@ export async function purchasesAt(
   const skip = position - second.before;
   // Read as the served list reads a purchase range, from the second's start: the skipped few, then the page.
   const need = skip + count + 1;
-  const range = { from: secondStart(second.part), to };
-  // An event's list is merged from its shards, where a second's tickets need not alternate: the walk may ask a shard
-  // again for what another did not hold, up to about one and a half times `need` (one partition, a type's: `need`).
-  const bounds = { need, budget: 2 * need + INDEX_SHARDS.eventTickets, accept: () => true };
-  const read = await (holder.typeId === undefined
-    ? eventPurchases(holder.eventId, range, bounds)
-    : typePurchases(holder.typeId, range, bounds));
+  const read = await livePurchases(holder, { from: secondStart(second.part), to }, need);
   return { records: read.records.slice(skip, skip + count), more: read.records.length > skip + count };
 }
