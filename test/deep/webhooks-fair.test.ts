@@ -20,8 +20,8 @@ import { deliveriesOf, editTicket, eventually, subscribe, watchedTicket, webhook
 await vi.hoisted(async () => (await import('../support/env.ts')).useOwnStreamTable('fair'));
 // An attempt's limit of 5 s here (1 s in the other files), before anything reads it: a dispatcher run shorter than a
 // hanging attempt then has room for a healthy lane's attempts however busy the machine (the lanes' test below).
-// A stream batch's window for its first attempts of 1 s here, as deployed (500 ms in the other files): the healthy receiver's
-// attempts are started and answered within it however busy the machine (the window test below).
+// A stream batch's window for its first attempts of 1 s here, as deployed (500 ms in the other files): the healthy
+// receiver's attempts are started and answered within it however busy the machine (the window test below).
 vi.hoisted(() => {
   process.env.WEBHOOK_ATTEMPT_TIMEOUT_MS = '5000';
   process.env.WEBHOOK_FIRST_ATTEMPTS_MS = '1000';
